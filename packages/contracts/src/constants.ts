@@ -1,0 +1,66 @@
+/** Business constants of spec 000 §9 and 001 §9, shared by the server and the web app. */
+
+export const PLANS = ['free', 'basic', 'deluxe', 'premium'] as const;
+export type Plan = (typeof PLANS)[number];
+
+/** Monthly subscription plans (USD / credits per month), spec 000 §3. */
+export const SUBSCRIPTION_PLANS = {
+  basic: { priceUsd: 9, credits: 4500 },
+  deluxe: { priceUsd: 19, credits: 9500 },
+  premium: { priceUsd: 29, credits: 14500 },
+} as const;
+
+/** One-time credit packs, spec 000 §3. */
+export const CREDIT_PACKS = {
+  package1: { name: 'Starter', priceUsd: 5, credits: 1500 },
+  package2: { name: 'Basic', priceUsd: 10, credits: 3000 },
+  package3: { name: 'Standard', priceUsd: 15, credits: 4800 },
+  package4: { name: 'Premium', priceUsd: 20, credits: 6450 },
+  package5: { name: 'Ultimate', priceUsd: 30, credits: 9750 },
+} as const;
+
+/** Session sync timing, spec 000 §4/§9 (ms). */
+export const SESSION_SYNC = {
+  debounceMs: 1000,
+  minIntervalMs: 5000,
+  periodicMs: 120_000,
+} as const;
+
+export const DROPDOWN_CLOSE_DELAY_MS = 160;
+export const MOBILE_BREAKPOINT_PX = 700;
+export const DEFAULT_CREDITS_DISPLAY = 1000;
+
+/** Toast durations, spec 000 §9 (ms). */
+export const TOAST = { successMs: 2000, errorMs: 4000, plainMs: 4000, maxKept: 20 } as const;
+
+/** Upscale job polling schedule, spec 001 §4: 2, 4, 8 s, then random 10–15 s, until 10 minutes. */
+export const UPSCALE_POLLING = {
+  initialDelaysMs: [2000, 4000, 8000],
+  randomMinMs: 10_000,
+  randomMaxMs: 15_000,
+  timeoutMs: 600_000,
+} as const;
+
+/** Upload limits enforced by the server (bytes, pixels). */
+export const UPLOAD_LIMITS = {
+  maxBytes: 25 * 1024 * 1024,
+  /** Pixel cap checked from the header before any decoding (decompression bombs). */
+  maxPixels: 50_000_000,
+  /** Longest side accepted. */
+  maxSide: 12_000,
+  /** Presigned PUT URLs stay valid this long (s). */
+  presignTtlSeconds: 900,
+  /** Signed image URLs handed to the page stay valid this long (s). */
+  viewUrlTtlSeconds: 3600,
+} as const;
+
+export const ACCEPTED_IMAGE_MIME = ['image/jpeg', 'image/png'] as const;
+export type AcceptedImageMime = (typeof ACCEPTED_IMAGE_MIME)[number];
+
+/** Auth input caps (characters). The spec shows none; we cap to keep hashing and storage bounded. */
+export const AUTH_LIMITS = {
+  emailMax: 254,
+  passwordMin: 8,
+  passwordMax: 128,
+  nameMax: 50,
+} as const;

@@ -1,0 +1,74 @@
+/**
+ * Error codes shared by the server and the web app. The server maps each code to an HTTP status in
+ * one place (`ERROR_HTTP_STATUS`); the page maps codes to catalogue messages (spec 000 §8, 001 §8).
+ */
+export const ERROR_CODES = [
+  'VALIDATION_FAILED',
+  'MALFORMED_JSON',
+  'UNAUTHENTICATED',
+  'SESSION_EXPIRED',
+  'FORBIDDEN',
+  'FOREIGN_ORIGIN',
+  'NOT_FOUND',
+  'INVALID_CREDENTIALS',
+  'EMAIL_TAKEN',
+  'RATE_LIMITED',
+  'INSUFFICIENT_CREDITS',
+  'UPSCALE_BLOCKED',
+  'UNSUPPORTED_IMAGE_TYPE',
+  'IMAGE_TOO_LARGE',
+  'IMAGE_TOO_MANY_PIXELS',
+  'IMAGE_CORRUPT',
+  'CHECKSUM_MISMATCH',
+  'UPLOAD_EXPIRED',
+  'NSFW_CONTENT_DETECTED',
+  'MAINTENANCE',
+  'PAYLOAD_TOO_LARGE',
+  'NOT_CONFIGURED',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** The one mapping from error code to HTTP status. */
+export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
+  VALIDATION_FAILED: 400,
+  MALFORMED_JSON: 400,
+  UNAUTHENTICATED: 401,
+  SESSION_EXPIRED: 401,
+  FORBIDDEN: 403,
+  FOREIGN_ORIGIN: 403,
+  NOT_FOUND: 404,
+  INVALID_CREDENTIALS: 401,
+  EMAIL_TAKEN: 409,
+  RATE_LIMITED: 429,
+  INSUFFICIENT_CREDITS: 400,
+  UPSCALE_BLOCKED: 400,
+  UNSUPPORTED_IMAGE_TYPE: 400,
+  IMAGE_TOO_LARGE: 413,
+  IMAGE_TOO_MANY_PIXELS: 400,
+  IMAGE_CORRUPT: 400,
+  CHECKSUM_MISMATCH: 400,
+  UPLOAD_EXPIRED: 403,
+  NSFW_CONTENT_DETECTED: 400,
+  MAINTENANCE: 503,
+  PAYLOAD_TOO_LARGE: 413,
+  NOT_CONFIGURED: 503,
+  INTERNAL: 500,
+};
+
+/** Languages the product speaks; `ko` is the default path, `en` lives under /en. */
+export type Locale = 'ko' | 'en';
+
+/**
+ * Error body every failing API call answers with: `{ error, message, code }`.
+ * `error` repeats the message so that pages written against the spec's `error` field work; `code`
+ * is the machine-readable code above. Messages are in the caller's language (Accept-Language / cookie).
+ */
+export interface ApiErrorBody {
+  success: false;
+  code: ErrorCode;
+  error: string;
+  message: string;
+  details?: unknown;
+}

@@ -1,0 +1,42 @@
+import type { ErrorCode, Locale } from './errors';
+
+/**
+ * Server error messages in both languages, from the spec's catalogues where they give the wording
+ * (000 §8, 001 §8). The server picks the language from the `locale` cookie, else Accept-Language.
+ */
+export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
+  VALIDATION_FAILED: { ko: '입력값을 확인해주세요.', en: 'Please check the values you entered.' },
+  MALFORMED_JSON: { ko: '요청 형식이 올바르지 않습니다.', en: 'The request body is not valid JSON.' },
+  UNAUTHENTICATED: { ko: '로그인이 필요합니다.', en: 'Please log in.' },
+  SESSION_EXPIRED: { ko: '로그인이 만료되었습니다. 다시 로그인해주세요.', en: 'Login has expired. Please log in again.' },
+  FORBIDDEN: { ko: '접근 권한이 없습니다.', en: 'You do not have access to this.' },
+  FOREIGN_ORIGIN: { ko: '허용되지 않은 요청 출처입니다.', en: 'Request refused: foreign origin.' },
+  NOT_FOUND: { ko: '찾을 수 없습니다.', en: 'Not found.' },
+  INVALID_CREDENTIALS: { ko: '이메일 또는 비밀번호가 올바르지 않습니다.', en: 'The e-mail or password is incorrect.' },
+  EMAIL_TAKEN: { ko: '이미 가입된 이메일입니다.', en: 'An account with this e-mail already exists.' },
+  RATE_LIMITED: { ko: '시도가 너무 많습니다. 잠시 후 다시 시도해주세요.', en: 'Too many attempts. Please try again later.' },
+  INSUFFICIENT_CREDITS: { ko: '크레딧이 부족합니다.', en: 'Not enough credits.' },
+  UPSCALE_BLOCKED: {
+    ko: '확대 후 가로+세로가 4000px 이상이면 처리할 수 없습니다. 배율을 낮춰주세요.',
+    en: 'Width + height after scaling must stay under 4000 px. Lower the scale.',
+  },
+  UNSUPPORTED_IMAGE_TYPE: { ko: 'jpg,png만 업로드 가능합니다!', en: 'Only JPG and PNG files can be uploaded!' },
+  IMAGE_TOO_LARGE: { ko: '파일이 너무 큽니다. 25MB 이하로 올려주세요.', en: 'The file is too large. Upload 25 MB or less.' },
+  IMAGE_TOO_MANY_PIXELS: { ko: '이미지 해상도가 너무 큽니다.', en: 'The image resolution is too large.' },
+  IMAGE_CORRUPT: { ko: '이미지 파일이 손상되었거나 읽을 수 없습니다.', en: 'The image file is damaged or cannot be read.' },
+  CHECKSUM_MISMATCH: { ko: '업로드한 파일이 손상되었습니다. 다시 시도해주세요.', en: 'The uploaded file was corrupted in transit. Please try again.' },
+  UPLOAD_EXPIRED: { ko: '업로드 링크가 만료되었습니다. 다시 시도해주세요.', en: 'The upload link has expired. Please try again.' },
+  NSFW_CONTENT_DETECTED: {
+    ko: '부적절한 컨텐츠가 감지되었습니다. 서비스 정책에 따라 업로드가 차단됩니다.',
+    en: 'Inappropriate content was detected. The upload is blocked under our service policy.',
+  },
+  MAINTENANCE: { ko: '현재 서비스 점검중입니다. 잠시 후 다시 시도해주세요.', en: 'The service is under maintenance. Please try again shortly.' },
+  PAYLOAD_TOO_LARGE: { ko: '요청이 너무 큽니다.', en: 'The request is too large.' },
+  NOT_CONFIGURED: { ko: '이 기능은 아직 설정되지 않았습니다.', en: 'This feature is not configured yet.' },
+  INTERNAL: { ko: '서버 오류가 발생했습니다.', en: 'A server error occurred.' },
+};
+
+/** The message for a code in a locale. */
+export function errorMessage(code: ErrorCode, locale: Locale): string {
+  return ERROR_MESSAGES[code][locale];
+}
