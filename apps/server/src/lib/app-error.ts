@@ -1,0 +1,30 @@
+import { ERROR_HTTP_STATUS, type ErrorCode } from '@dewy/contracts';
+
+/**
+ * The one error type of the server. Thrown anywhere; the error handler in app.ts turns it into
+ * `{success:false, code, error, message}` with the HTTP status of `ERROR_HTTP_STATUS[code]` and the
+ * message in the caller's language (contracts/messages.ts) unless `message` overrides it.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: unknown;
+  /** A message that replaces the catalogue text (already in the right language), rarely used. */
+  readonly overrideMessage?: string;
+
+  constructor(code: ErrorCode, opts: { message?: string; details?: unknown; cause?: unknown } = {}) {
+    super(opts.message ?? code, { cause: opts.cause });
+    this.name = 'AppError';
+    this.code = code;
+    this.details = opts.details;
+    this.overrideMessage = opts.message;
+  }
+
+  get status(): number {
+    return ERROR_HTTP_STATUS[this.code];
+  }
+}
+
+/** True when `e` is an AppError with the given code. */
+export function isAppError(e: unknown, code?: ErrorCode): e is AppError {
+  return e instanceof AppError && (code === undefined || e.code === code);
+}
