@@ -1,0 +1,4 @@
+export * from './users.schema';
+export * from './sessions.schema';
+export * from './credits.schema';
+export * from './images.schema';
