@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import type { Readable } from 'node:stream';
 import { AppError } from '../../lib/app-error';
+import { contentDispositionValue } from './storage-keys';
 import { LOCAL_FILE_PATH, LOCAL_UPLOAD_PATH, type LocalStorage } from './local.storage';
 
 /** Longest `Cache-Control: max-age` the file route gives (s), whatever the URL's remaining life. */
@@ -68,7 +69,7 @@ export const localStorageRoutesPlugin: FastifyPluginAsync<LocalStorageRoutesOpti
       .header('Content-Length', String(obj.size))
       .header('Cache-Control', `private, max-age=${Math.min(remaining, MAX_CACHE_SECONDS)}`)
       .header('X-Content-Type-Options', 'nosniff');
-    if (signed.downloadFilename) reply.header('Content-Disposition', contentDisposition(signed.downloadFilename));
+    if (signed.downloadFilename) reply.header('Content-Disposition', contentDispositionValue(signed.downloadFilename));
     return reply.send(obj.stream);
   });
 };
@@ -79,14 +80,4 @@ export const localStorageRoutesPlugin: FastifyPluginAsync<LocalStorageRoutesOpti
  */
 export async function registerLocalStorageRoutes(app: FastifyInstance, storage: LocalStorage): Promise<void> {
   await app.register(localStorageRoutesPlugin, { storage });
-}
-
-/**
- * `attachment` disposition with an ASCII fallback name and the RFC 6266/5987 UTF-8 name, so Korean
- * file names survive and quotes or control characters cannot break the header.
- */
-export function contentDisposition(filename: string): string {
-  const fallback = filename.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  const encoded = encodeURIComponent(filename).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encoded}`;
 }

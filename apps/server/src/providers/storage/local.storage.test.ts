@@ -5,8 +5,9 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError } from '../../lib/app-error';
-import { contentDisposition, registerLocalStorageRoutes } from './local-storage.routes';
-import { assertValidKey, createLocalStorage, verifyLocalPut, type LocalStorage } from './local.storage';
+import { registerLocalStorageRoutes } from './local-storage.routes';
+import { assertValidKey, contentDispositionValue } from './storage-keys';
+import { createLocalStorage, verifyLocalPut, type LocalStorage } from './local.storage';
 
 const SECRET = 'test-secret-0123456789abcdef';
 const sha256b64 = (b: Buffer): string => createHash('sha256').update(b).digest('base64');
@@ -194,7 +195,7 @@ describe('GET /api/storage/file', () => {
     const res = await app.inject({ method: 'GET', url });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('image/png');
-    expect(res.headers['content-disposition']).toBe(contentDisposition('보정 "결과".png'));
+    expect(res.headers['content-disposition']).toBe(contentDispositionValue('보정 "결과".png'));
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="__ ____\.png"; /);
     expect(res.headers['content-disposition']).toContain("filename*=UTF-8''%EB%B3%B4%EC%A0%95");
   });

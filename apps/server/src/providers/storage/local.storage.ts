@@ -5,6 +5,7 @@ import path from 'node:path';
 import { Transform, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '../../lib/app-error';
+import { assertValidKey } from './storage-keys';
 import type { PresignedPut, PresignPutParams, SignedGetParams, StorageProvider } from './storage.provider';
 
 /**
@@ -22,9 +23,6 @@ import type { PresignedPut, PresignPutParams, SignedGetParams, StorageProvider }
 export const LOCAL_UPLOAD_PATH = '/api/storage/upload';
 export const LOCAL_FILE_PATH = '/api/storage/file';
 
-/** Longest key accepted (characters). */
-const MAX_KEY_LENGTH = 512;
-const KEY_RE = /^[A-Za-z0-9_.-]+(?:\/[A-Za-z0-9_.-]+)*$/;
 /** Base64 of a 32-byte digest: 43 characters and one `=`. */
 const SHA256_B64_RE = /^[A-Za-z0-9+/]{43}=$/;
 /** `type/subtype` with token characters only; refuses CR/LF and parameters we would not echo back. */
@@ -88,20 +86,6 @@ export interface LocalStorage extends StorageProvider {
   receive(source: Readable, expect: VerifiedPut): Promise<{ etag: string }>;
   /** Opens the object for streaming; throws AppError NOT_FOUND when missing. */
   openRead(key: string): Promise<StoredObjectStream>;
-}
-
-/**
- * Validates a storage key: relative, `[A-Za-z0-9/_.-]` only, no empty segment, no segment starting
- * with `.` (so no `..`), at most 512 characters. Throws AppError VALIDATION_FAILED otherwise.
- */
-export function assertValidKey(key: string): void {
-  const ok =
-    typeof key === 'string' &&
-    key.length > 0 &&
-    key.length <= MAX_KEY_LENGTH &&
-    KEY_RE.test(key) &&
-    key.split('/').every((segment) => !segment.startsWith('.'));
-  if (!ok) throw new AppError('VALIDATION_FAILED', { details: { field: 'key', reason: 'invalid storage key' } });
 }
 
 /** HMAC-SHA256 (base64url) of the canonical string of a signed upload URL. */
