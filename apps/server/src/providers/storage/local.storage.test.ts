@@ -17,7 +17,7 @@ let storage: LocalStorage;
 let app: FastifyInstance;
 
 /** A stand-in for the core's error handler: AppError → its status and code. */
-function buildApp(s: LocalStorage): FastifyInstance {
+function buildApp(): FastifyInstance {
   const a = Fastify();
   a.setErrorHandler((err, _req, reply) => {
     if (isAppError(err)) return reply.code(err.status).send({ success: false, code: err.code });
@@ -31,7 +31,7 @@ function buildApp(s: LocalStorage): FastifyInstance {
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'dewy-local-storage-'));
   storage = createLocalStorage({ rootDir: root, secret: SECRET, publicBaseUrl: '' });
-  app = buildApp(storage);
+  app = buildApp();
   await registerLocalStorageRoutes(app, storage);
   await app.ready();
 });
