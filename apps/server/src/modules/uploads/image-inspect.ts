@@ -80,11 +80,10 @@ export async function inspectImage(bytes: Buffer, limits: ImageLimits = UPLOAD_L
     });
   }
 
-  let orientation = 1;
+  let orientation: number;
   try {
     const image = sharp(bytes, { failOn: 'truncated', limitInputPixels: limits.maxPixels });
-    const meta = await image.metadata();
-    orientation = meta.orientation ?? 1;
+    orientation = (await image.metadata()).orientation ?? 1;
     await image.stats();
   } catch (e) {
     throw new AppError('IMAGE_CORRUPT', { cause: e, details: { reason: e instanceof Error ? e.message : String(e) } });
