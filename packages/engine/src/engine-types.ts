@@ -1,0 +1,58 @@
+/** Regions a customer can exclude from retouch (spec 001 §3 upscale input: upper_lip … hair). */
+export interface ExcludeOptions {
+  upperLip: boolean;
+  lowerLip: boolean;
+  /** Subject's own left eyebrow (image right). */
+  leftEyebrow: boolean;
+  /** Subject's own right eyebrow (image left). */
+  rightEyebrow: boolean;
+  nose: boolean;
+  hair: boolean;
+}
+
+/** One retouch + resize request; field meanings follow the spec's upscale input (001 §3, §5). */
+export interface RetouchOptions {
+  /** Model index 0..8 (`lora_index`), selects the retouch parameter set. */
+  loraIndex: number;
+  /** Output size factor, 0 < f ≤ 2; output = round(w·f) × round(h·f) pixels. */
+  scaleFactor: number;
+  /** 0 = studio (with prompt 'studio filter') or none; 1 = ppoyong (fair skin). */
+  filterIndex: 0 | 1;
+  /** 0..1; 0.01 with index 0 and empty prompt means no filter. */
+  filterStrength: number;
+  filterPrompt: string;
+  exclude: ExcludeOptions;
+  outputFormat: 'jpg' | 'png';
+  /** JPEG quality 1..100 (ignored for PNG). */
+  outputQuality: number;
+  /** Accepted for API compatibility; the local engine is deterministic and does not use it. */
+  seed: number;
+  /** ONNX super-resolution model for f > 1 (default 'lsdir-compact-c3'). */
+  srModel?: 'lsdir-compact-c3' | 'realesr-general-x4v3';
+}
+
+export interface RetouchResult {
+  bytes: Buffer;
+  format: 'jpg' | 'png';
+  /** Output size in pixels. */
+  width: number;
+  height: number;
+  meta: {
+    /** Faces found and retouched. */
+    faces: number;
+    /** 'lsdir-compact-c3' | 'realesr-general-x4v3' | 'esrgan-slim' | 'lanczos3'. */
+    srModel: string;
+    /** True when the ONNX model file was missing and the esrgan-slim fallback ran. */
+    fallback: boolean;
+    /** Wall time per stage in ms: decode, faces, resize, masks, retouch, composite, encode, total. */
+    timingsMs: Record<string, number>;
+  };
+}
+
+/** Engine configuration shared by the in-thread call and the pool. */
+export interface EngineConfig {
+  /** Folder holding the ONNX files; default env MODELS_DIR, else ./data/models. */
+  modelsDir?: string;
+  /** Called with a stage name and its 0..1 completion. */
+  onProgress?: (stage: string, fraction: number) => void;
+}

@@ -1,0 +1,40 @@
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import type { RetouchOptions, RetouchResult } from '../engine-types';
+import type { EngineTask } from './engine-worker';
+
+export interface EnginePool {
+  /** Runs one job on a worker thread; rejects with the worker's Error (same messages as retouchImage), or AbortError. */
+  run(input: Buffer, opts: RetouchOptions, signal?: AbortSignal): Promise<RetouchResult>;
+  /** Stops all workers; pending jobs reject. */
+  destroy(): Promise<void>;
+}
+
+/**
+ * Worker-thread pool (piscina) so CPU-heavy retouch never blocks the API event loop (GUIDE §4).
+ * `threads` defaults to 1: each job already uses both cores in onnxruntime (intraOpNumThreads 2), so more
+ * workers on a 2-core machine only add memory (each holds its own models, ~300–500 MB peak per job).
+ * Workers stay alive between jobs (models loaded once) and exit after 5 idle minutes.
+ */
+export function createEnginePool(config: { modelsDir?: string; threads?: number }): EnginePool {
+  const threads = Math.max(1, Math.min(config.threads ?? 1, os.availableParallelism()));
+  const piscina = new Piscina({
+    filename: new URL('./engine-worker.mjs', import.meta.url).href,
+    minThreads: 0,
+    maxThreads: threads,
+    idleTimeout: 5 * 60_000,
+    concurrentTasksPerWorker: 1,
+  });
+  return {
+    async run(input, opts, signal) {
+      const copy = new Uint8Array(input.byteLength);
+      copy.set(input);
+      const task: EngineTask = { input: copy, opts, modelsDir: config.modelsDir };
+      const out = (await piscina.run(task, { signal, transferList: [copy.buffer] })) as Omit<RetouchResult, 'bytes'> & { bytes: Uint8Array };
+      return { ...out, bytes: Buffer.from(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength) };
+    },
+    async destroy() {
+      await piscina.destroy();
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import type { RetouchOptions, RetouchResult } from '../engine-types';
+import { retouchImage } from '../retouch-pipeline';
+
+/** Message a pool worker receives; the input arrives as a transferred Uint8Array. */
+export interface EngineTask {
+  input: Uint8Array;
+  opts: RetouchOptions;
+  modelsDir?: string;
+}
+
+/** Piscina task handler: runs one retouch job in this worker thread. Bytes go back as a Uint8Array. */
+export async function runEngineTask(task: EngineTask): Promise<Omit<RetouchResult, 'bytes'> & { bytes: Uint8Array }> {
+  const input = Buffer.from(task.input.buffer, task.input.byteOffset, task.input.byteLength);
+  const result = await retouchImage(input, task.opts, { modelsDir: task.modelsDir });
+  return { ...result, bytes: new Uint8Array(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength) };
+}

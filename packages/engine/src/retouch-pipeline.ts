@@ -1,0 +1,122 @@
+import type { EngineConfig, RetouchOptions, RetouchResult } from './engine-types';
+import { analyzeFacesRgb, scaleFaceAnalysis, type FaceAnalysis } from './face/face-analysis';
+import { decodeImage, encodeImage, type RgbImage } from './io/image-io';
+import { buildHairMask } from './mask/hair-mask';
+import { createPlane, featherOutside, fillPolygon, type Plane } from './mask/mask-raster';
+import { applyGrade, applyPpoyongFilter, applyStudioFilter } from './retouch/color-grade';
+import { filterKindOf, retouchParamsFor } from './retouch/retouch-params';
+import { retouchFace } from './retouch/skin-retouch';
+import { resizeToOutput } from './sr/super-resolution';
+
+function validate(opts: RetouchOptions): void {
+  const bad = (m: string): never => { throw new Error(`INVALID_OPTIONS: ${m}`); };
+  if (!opts || typeof opts !== 'object') bad('options missing');
+  retouchParamsFor(opts.loraIndex);
+  if (!(typeof opts.scaleFactor === 'number' && opts.scaleFactor > 0 && opts.scaleFactor <= 2)) bad(`scaleFactor must be in (0, 2], got ${opts.scaleFactor}`);
+  if (opts.filterIndex !== 0 && opts.filterIndex !== 1) bad(`filterIndex must be 0 or 1, got ${String(opts.filterIndex)}`);
+  if (!(opts.filterStrength >= 0 && opts.filterStrength <= 1)) bad(`filterStrength must be in [0, 1], got ${opts.filterStrength}`);
+  if (opts.outputFormat !== 'jpg' && opts.outputFormat !== 'png') bad(`outputFormat must be jpg or png, got ${String(opts.outputFormat)}`);
+  if (opts.srModel && opts.srModel !== 'lsdir-compact-c3' && opts.srModel !== 'realesr-general-x4v3') bad(`unknown srModel ${String(opts.srModel)}`);
+  if (!opts.exclude || typeof opts.exclude !== 'object') bad('exclude missing');
+}
+
+/**
+ * Hard mask (1 inside) of every excluded region at output size, and its soft companion that is exactly
+ * 1 inside and feathers only outward — so excluded pixels are bit-exact copies of the plain resize.
+ */
+export function buildExclusionMasks(plain: RgbImage, faces: FaceAnalysis, ex: RetouchOptions['exclude']): { hard: Plane; soft: Plane } | null {
+  const hard = createPlane(plain.width, plain.height);
+  let any = false;
+  for (const f of faces.faces) {
+    const r = f.regions;
+    const polys = [ex.upperLip && r.upperLip, ex.lowerLip && r.lowerLip, ex.leftEyebrow && r.leftEyebrow, ex.rightEyebrow && r.rightEyebrow, ex.nose && r.nose];
+    for (const p of polys) if (p) { fillPolygon(hard, p); any = true; }
+  }
+  if (ex.hair && faces.faces.length > 0) {
+    const hair = buildHairMask(plain, faces.faces);
+    for (let i = 0; i < hair.data.length; i++) if (hair.data[i]! > 0) hard.data[i] = 1;
+    any = true;
+  }
+  if (!any) return null;
+  const fw = faces.faces[0]?.box.width ?? plain.width / 4;
+  return { hard, soft: featherOutside(hard, Math.max(1.5, 0.012 * fw)) };
+}
+
+/**
+ * Decode → faces → resize/SR to output size → per-face skin retouch → grade → filter → exclusion
+ * composite → encode. See README "Stages". Runs in the calling thread (use the pool in servers).
+ *
+ * @param input JPEG/PNG/WebP bytes (EXIF orientation honoured).
+ * @throws Error with message prefix NO_IMAGE_DECODE, IMAGE_TOO_LARGE, INVALID_OPTIONS,
+ *   MODEL_CHECKSUM_MISMATCH, FACE_MODEL_LOAD or SR_FAILED.
+ */
+export async function retouchImage(input: Buffer, opts: RetouchOptions, config: EngineConfig = {}): Promise<RetouchResult> {
+  validate(opts);
+  const timings: Record<string, number> = {};
+  const t0 = performance.now();
+  let mark = t0;
+  const lap = (stage: string): void => { const now = performance.now(); timings[stage] = Math.round(now - mark); mark = now; };
+  const progress = config.onProgress ?? (() => undefined);
+  const params = retouchParamsFor(opts.loraIndex);
+
+  progress('decode', 0);
+  const original = await decodeImage(input);
+  lap('decode');
+  progress('faces', 0);
+  const analysis = await analyzeFacesRgb(original);
+  lap('faces');
+  progress('resize', 0);
+  const resized = await resizeToOutput(original, opts.scaleFactor, opts.srModel ?? 'lsdir-compact-c3', config.modelsDir, (f) => progress('resize', f));
+  const plain = resized.image;
+  lap('resize');
+
+  progress('masks', 0);
+  const faces = scaleFaceAnalysis(analysis, plain.width, plain.height);
+  const exclusion = buildExclusionMasks(plain, faces, opts.exclude);
+  lap('masks');
+
+  progress('retouch', 0);
+  const work: RgbImage = { data: new Uint8Array(plain.data), width: plain.width, height: plain.height };
+  const skinFull = createPlane(plain.width, plain.height);
+  faces.faces.forEach((face, k) => {
+    const { roi, skin } = retouchFace(work, face, params);
+    for (let y = 0; y < roi.height; y++) {
+      const row = (roi.y + y) * plain.width + roi.x;
+      for (let x = 0; x < roi.width; x++) {
+        const v = skin.data[y * roi.width + x]!;
+        if (v > skinFull.data[row + x]!) skinFull.data[row + x] = v;
+      }
+    }
+    progress('retouch', (k + 1) / faces.faces.length);
+  });
+  applyGrade(work, params.grade);
+  const filter = filterKindOf(opts.filterIndex, opts.filterPrompt ?? '', opts.filterStrength);
+  if (filter === 'studio') applyStudioFilter(work, opts.filterStrength);
+  if (filter === 'ppoyong') applyPpoyongFilter(work, opts.filterStrength, skinFull);
+  lap('retouch');
+
+  if (exclusion) {
+    const { hard, soft } = exclusion;
+    const d = work.data, p = plain.data;
+    for (let i = 0, o = 0; i < hard.data.length; i++, o += 3) {
+      if (hard.data[i]! >= 1) { d[o] = p[o]!; d[o + 1] = p[o + 1]!; d[o + 2] = p[o + 2]!; continue; }
+      const a = soft.data[i]!;
+      if (a <= 0) continue;
+      for (let c = 0; c < 3; c++) d[o + c] = Math.round(d[o + c]! + a * (p[o + c]! - d[o + c]!));
+    }
+  }
+  lap('composite');
+
+  progress('encode', 0);
+  const bytes = await encodeImage(work, opts.outputFormat, opts.outputQuality ?? 100);
+  lap('encode');
+  timings.total = Math.round(performance.now() - t0);
+  progress('done', 1);
+  return {
+    bytes,
+    format: opts.outputFormat,
+    width: work.width,
+    height: work.height,
+    meta: { faces: faces.faces.length, srModel: resized.srModel, fallback: resized.fallback, timingsMs: timings },
+  };
+}
