@@ -58,6 +58,7 @@ CREATE TABLE "images" (
 	"source" text NOT NULL,
 	"status" text NOT NULL,
 	"job_id" text NOT NULL,
+	"queue_job_id" text,
 	"original_key" text NOT NULL,
 	"result_key" text,
 	"input" jsonb NOT NULL,

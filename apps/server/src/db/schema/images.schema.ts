@@ -29,6 +29,8 @@ export const images = pgTable(
     source: text('source').notNull(),
     status: text('status', { enum: ['processing', 'completed', 'failed'] }).notNull(),
     jobId: text('job_id').notNull(),
+    /** Id of the durable queue job (pg-boss) that processes this row. */
+    queueJobId: text('queue_job_id'),
     originalKey: text('original_key').notNull(),
     resultKey: text('result_key'),
     input: jsonb('input').notNull(),

@@ -1,0 +1,58 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { ERROR_HTTP_STATUS, errorMessage, type ApiErrorBody, type ErrorCode } from '@dewy/contracts';
+import { AppError } from './app-error';
+import { requestLocale } from './locale';
+
+/** Maps Fastify's own errors (body parsing, limits) to our codes. */
+function codeForFastifyError(err: FastifyError): ErrorCode | undefined {
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return 'MALFORMED_JSON';
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+    case 'FST_REQ_FILE_TOO_LARGE':
+    case 'FST_FILES_LIMIT':
+      return 'PAYLOAD_TOO_LARGE';
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+    case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+      return 'VALIDATION_FAILED';
+    default:
+      break;
+  }
+  if (err instanceof SyntaxError && err.statusCode === 400) return 'MALFORMED_JSON';
+  if (err.statusCode === 429) return 'RATE_LIMITED';
+  if (err.statusCode === 404) return 'NOT_FOUND';
+  if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) return 'VALIDATION_FAILED';
+  return undefined;
+}
+
+/**
+ * The one place where errors become HTTP answers: `{success:false, code, error, message}` with the
+ * status from contracts' ERROR_HTTP_STATUS and the message in the caller's language. Unexpected errors
+ * are logged with the request id and answered as INTERNAL without internals.
+ */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req, reply) => {
+    let code: ErrorCode;
+    let details: unknown;
+    if (err instanceof AppError) {
+      code = err.code;
+      details = err.details;
+    } else if (hasZodFastifySchemaValidationErrors(err)) {
+      code = 'VALIDATION_FAILED';
+      details = err.validation.map((v) => ({ field: v.instancePath.replace(/^\//, '').replaceAll('/', '.'), message: v.message }));
+    } else {
+      code = codeForFastifyError(err) ?? 'INTERNAL';
+    }
+    const status = ERROR_HTTP_STATUS[code];
+    if (status >= 500) req.log.error({ err }, 'request failed');
+    else req.log.info({ code, detail: err.message }, 'request refused');
+    const locale = requestLocale(req.headers, req.cookies);
+    // The page shows catalogue text in the caller's language; an AppError's own message is for logs.
+    const message = errorMessage(code, locale);
+    const body: ApiErrorBody = { success: false, code, error: message, message, ...(details !== undefined ? { details } : {}) };
+    return reply.code(status).send(body);
+  });
+}

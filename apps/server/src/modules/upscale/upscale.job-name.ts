@@ -1,0 +1,2 @@
+/** Queue name of the upscale/retouch job. */
+export const UPSCALE_JOB = 'upscale';

@@ -1,0 +1,23 @@
+import type { User } from '@dewy/contracts';
+import type { UserRow } from '../../db/schema';
+
+/** The user as the page sees it (contracts UserSchema): credits = one-time + subscription. */
+export function presentUser(u: UserRow): User {
+  const credits = u.oneTimeCredits + u.subscriptionCredits;
+  return {
+    id: u.id,
+    email: u.email,
+    nickname: u.nickname,
+    plan: u.plan,
+    credits,
+    balance: credits,
+    one_time_credits: u.oneTimeCredits,
+    subscription_credits: u.subscriptionCredits,
+    bonus_credits: u.bonusCredits,
+    cancelled_at: u.cancelledAt?.toISOString() ?? null,
+    subscription_end_date: u.subscriptionEndDate?.toISOString() ?? null,
+    next_renewal_date: u.nextRenewalDate?.toISOString() ?? null,
+    subscriptionId: u.subscriptionId,
+    isAdmin: u.id === 1,
+  };
+}

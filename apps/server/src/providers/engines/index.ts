@@ -1,0 +1,16 @@
+import type { AppConfig } from '../../config';
+import { createLocalEngine } from './local.engine';
+import type { RetouchEngine } from './retouch-engine';
+import { createRunpodEngine } from './runpod.engine';
+
+/** Picks the retouch engine from config (RETOUCH_ENGINE): local CPU (default) or RunPod serverless. */
+export function createRetouchEngine(config: AppConfig): RetouchEngine {
+  if (config.engine.kind === 'runpod') {
+    return createRunpodEngine({
+      endpointUrl: config.engine.runpodEndpointUrl!,
+      apiKey: config.engine.runpodApiKey!,
+      timeoutMs: config.workers.jobTimeoutSeconds * 1000,
+    });
+  }
+  return createLocalEngine({ modelsDir: config.engine.modelsDir, threads: config.engine.threads });
+}

@@ -1,0 +1,27 @@
+import { loadConfig } from './config';
+import { closeContext, createContext } from './bootstrap';
+
+/**
+ * Entry point of a separate worker process (`npm run worker`), for the scaled set-up: PostgreSQL via
+ * DATABASE_URL, any number of worker processes on any machines, all sharing APP_SECRET and storage.
+ */
+async function main() {
+  const config = loadConfig();
+  if (config.database.kind !== 'postgres') {
+    throw new Error('npm run worker needs DATABASE_URL (PostgreSQL): the embedded PGlite database belongs to the `npm start` process, which runs its workers in-process.');
+  }
+  const ctx = await createContext(config);
+  await ctx.queue.startWorkers({ concurrency: config.workers.concurrency });
+  console.log(`Dewy worker running (engine ${ctx.engine.name}, concurrency ${config.workers.concurrency})`);
+  const shutdown = async () => {
+    await closeContext(ctx);
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

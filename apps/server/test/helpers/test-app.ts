@@ -1,0 +1,56 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/app';
+import { closeContext, createContext } from '../../src/bootstrap';
+import { loadConfig } from '../../src/config';
+import type { AppContext } from '../../src/context';
+import { createFakeEngine, type FakeEngine } from '../fakes/fake-engine';
+import type { TestDatabaseKind } from './databases';
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  engine: FakeEngine;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A full API on a test database with a fake engine and a temporary data folder (no web build, quiet
+ * logs, no in-process workers unless `workers: true`).
+ */
+export async function createTestApp(kind: TestDatabaseKind, env: Record<string, string> = {}, opts: { workers?: boolean } = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dewy-test-'));
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'no-web'), LOG_LEVEL: 'silent', ...env });
+  const database = await kind.open();
+  const engine = createFakeEngine();
+  const ctx = await createContext(config, { engine, database });
+  const app = await buildApp(ctx, { logger: false });
+  if (opts.workers) await ctx.queue.startWorkers({ concurrency: 1, pollingIntervalSeconds: 0.5 });
+  return {
+    app,
+    ctx,
+    engine,
+    dataDir,
+    async close() {
+      await app.close();
+      await ctx.queue.stop({ graceful: false, timeoutMs: 2000 }).catch(() => {});
+      await database.dispose();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Registers and logs in a user through the API; returns the session cookie header and the user. */
+export async function signUpAndLogin(app: FastifyInstance, email = `u${Date.now()}${Math.random().toString(16).slice(2, 6)}@example.com`, password = 'correct horse battery') {
+  const reg = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { name: 'Tester', email, password } });
+  if (reg.statusCode !== 201) throw new Error(`register failed: ${reg.statusCode} ${reg.body}`);
+  const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`);
+  const cookie = login.cookies.find((c) => c.name === 'dewy_sid');
+  return { cookie: `dewy_sid=${cookie!.value}`, user: login.json() as { id: number; credits: number }, email, password };
+}
+
+export { closeContext };
