@@ -172,6 +172,19 @@ describe('RunPod engine against the fake endpoint', () => {
   });
 });
 
+describe('image URL', () => {
+  it('resolves a relative signed URL against imageBaseUrl, and refuses one without it', async () => {
+    const relative = `/api/storage/file${new URL(imageUrl).search}`;
+    const base = new URL(imageUrl).origin;
+    expect(buildRunpodInput({ ...job(), imageUrl: relative }, base).image).toBe(imageUrl);
+    const result = await engine({ imageBaseUrl: base }).run({ ...job({ scaleFactor: 0.25 }), imageUrl: relative });
+    expect(result.width).toBe(128);
+    const before = fake.jobs.size;
+    await expect(engine().run({ ...job(), imageUrl: relative })).rejects.toMatchObject({ reason: 'bad_input' });
+    expect(fake.jobs.size).toBe(before);
+  });
+});
+
 describe('findImageRef', () => {
   it('finds base64, data URLs and URLs in the usual output shapes', () => {
     expect(findImageRef({ image: 'aGVsbG8=' })).toEqual({ kind: 'bytes', bytes: Buffer.from('hello') });

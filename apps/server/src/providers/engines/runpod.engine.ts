@@ -24,6 +24,11 @@ export interface RunpodEngineOptions {
   requestTimeoutMs?: number;
   /** Largest result image accepted (bytes). */
   maxResultBytes?: number;
+  /**
+   * Origin that relative image URLs are resolved against (local storage hands out relative signed
+   * URLs when its publicBaseUrl is ''); RunPod's workers need an absolute URL they can reach.
+   */
+  imageBaseUrl?: string;
   fetchImpl?: typeof fetch;
 }
 
@@ -50,7 +55,7 @@ export interface RunpodUpscaleInput {
   hair: boolean;
 }
 
-export type RunpodErrorReason = 'unauthorized' | 'http' | 'failed' | 'cancelled' | 'timed_out' | 'bad_output';
+export type RunpodErrorReason = 'bad_input' | 'unauthorized' | 'http' | 'failed' | 'cancelled' | 'timed_out' | 'bad_output';
 
 /** A RunPod job that did not give an image; `reason` says why, `jobId` when one was created. */
 export class RunpodError extends Error {
@@ -76,11 +81,15 @@ interface RunpodStatus {
   executionTime?: number;
 }
 
-/** Maps our engine input to spec 001 §3's `input` object (exclusions as booleans, numImages 1). */
-export function buildRunpodInput(input: RetouchEngineInput): RunpodUpscaleInput {
+/**
+ * Maps our engine input to spec 001 §3's `input` object (exclusions as booleans, numImages 1).
+ * `image` is `input.imageUrl`, resolved against `imageBaseUrl` when relative; throws RunpodError
+ * `bad_input` when it cannot be made an absolute http(s) URL.
+ */
+export function buildRunpodInput(input: RetouchEngineInput, imageBaseUrl?: string): RunpodUpscaleInput {
   const o = input.options;
   return {
-    image: input.imageUrl,
+    image: absoluteImageUrl(input.imageUrl, imageBaseUrl),
     seed: o.seed,
     prompt: o.prompt,
     output_format: o.outputFormat,
@@ -109,7 +118,7 @@ export function buildRunpodInput(input: RetouchEngineInput): RunpodUpscaleInput 
  * as a URL (or base64) to fetch; a bare string or a one-item array output is read the same way. The
  * result's real size and format come from sharp's header read; a format other than JPEG/PNG is
  * re-encoded to the requested one.
- * Rejects with RunpodError (`unauthorized` on 401/403, `failed`/`cancelled`/`timed_out` from RunPod's
+ * Rejects with RunpodError (`bad_input` for a relative image URL without `imageBaseUrl`, `unauthorized` on 401/403, `failed`/`cancelled`/`timed_out` from RunPod's
  * status or our own `timeoutMs`, `http`, `bad_output`), or with the signal's reason when `signal`
  * aborts. On abort and on timeout it asks RunPod to cancel the job (best effort) before rejecting.
  */
@@ -180,7 +189,7 @@ export function createRunpodEngine(opts: RunpodEngineOptions): RetouchEngine {
       let jobId: string | undefined;
 
       try {
-        const submitted = await call('/run', { method: 'POST', body: JSON.stringify({ input: buildRunpodInput(input) }) }, jobSignal);
+        const submitted = await call('/run', { method: 'POST', body: JSON.stringify({ input: buildRunpodInput(input, opts.imageBaseUrl) }) }, jobSignal);
         throwForHttp(submitted.status, submitted.body);
         if (typeof submitted.body.id !== 'string' || !submitted.body.id) {
           throw new RunpodError('http', 'RunPod /run answered without a job id', { httpStatus: submitted.status });
@@ -236,6 +245,19 @@ export function createRunpodEngine(opts: RunpodEngineOptions): RetouchEngine {
       // Stateless: nothing to release.
     },
   };
+}
+
+function absoluteImageUrl(url: string, base: string | undefined): string {
+  let u: URL | undefined;
+  try {
+    u = base ? new URL(url, base) : new URL(url);
+  } catch {
+    u = undefined;
+  }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) {
+    throw new RunpodError('bad_input', 'RunPod needs an absolute http(s) image URL; set imageBaseUrl or give storage a public base URL');
+  }
+  return u.toString();
 }
 
 function throwForHttp(status: number, body: RunpodStatus, jobId?: string): void {
