@@ -105,7 +105,7 @@ describe('inspectImage', () => {
       const t0 = performance.now();
       // Had the decode run first, these tiny bodies would have come back IMAGE_CORRUPT.
       await expect(inspectImage(bomb)).rejects.toMatchObject({ code: 'IMAGE_TOO_MANY_PIXELS', details: { width: 30_000, height: 30_000 } });
-      expect(performance.now() - t0).toBeLessThan(50);
+      expect(performance.now() - t0).toBeLessThan(200);
     }
   });
 
