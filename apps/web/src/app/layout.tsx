@@ -1,0 +1,24 @@
+import { Outlet, ScrollRestoration } from 'react-router';
+import { CommunityButton } from './community-button';
+import { Footer } from './footer';
+import { Header } from './header/header';
+import { LocaleSync } from './locale-sync';
+import { SessionExpiredModal } from './session-expired-modal';
+import './styles/layout.css';
+
+/** The shell: header, page, footer, floating community button, session-expired modal. */
+export function Layout() {
+  return (
+    <div className="app-shell">
+      <LocaleSync />
+      <Header />
+      <main className="app-main" id="main">
+        <Outlet />
+      </main>
+      <Footer />
+      <CommunityButton />
+      <SessionExpiredModal />
+      <ScrollRestoration />
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useLocation } from 'react-router';
+import { useImageGenerationEnabled } from '../lib/feature-flags';
+import { isEnglishPath } from '../lib/locale-path';
+import { useSession } from '../lib/session';
+import { notify } from '../lib/toast';
+import { useLocale } from '../lib/use-locale';
+
+function Loading() {
+  return (
+    <div className="center-screen" aria-busy="true">
+      <div className="spinner" />
+    </div>
+  );
+}
+
+/** Signed-in only: signed-out visitors go to /login (an optional toast says why). */
+export function RequireAuth({ children, messageKey }: { children: ReactNode; messageKey?: string }) {
+  const { user, status } = useSession();
+  const { lp } = useLocale();
+  const { t } = useTranslation();
+  const told = useRef(false);
+  const redirect = !user && status !== 'loading';
+  useEffect(() => {
+    if (redirect && messageKey && !told.current) {
+      told.current = true;
+      notify.info(t(messageKey));
+    }
+  }, [redirect, messageKey, t]);
+  if (!user && status === 'loading') return <Loading />;
+  if (!user) return <Navigate to={lp('/login')} replace />;
+  return <>{children}</>;
+}
+
+/** /image-generation: only when the flag is on, else home (/en for English paths). */
+export function ImageGenerationGate({ children }: { children: ReactNode }) {
+  const { enabled, ready } = useImageGenerationEnabled();
+  const { pathname } = useLocation();
+  if (!ready) return <Loading />;
+  if (!enabled) return <Navigate to={isEnglishPath(pathname) ? '/en' : '/'} replace />;
+  return <>{children}</>;
+}
+
+/** /consistency → /image-generation when the flag is on, else home. */
+export function ConsistencyRedirect() {
+  const { enabled, ready } = useImageGenerationEnabled();
+  const { pathname } = useLocation();
+  const en = isEnglishPath(pathname);
+  if (!ready) return <Loading />;
+  return <Navigate to={enabled ? (en ? '/en/image-generation' : '/image-generation') : en ? '/en' : '/'} replace />;
+}

@@ -1,0 +1,66 @@
+import { createBrowserRouter, type RouteObject } from 'react-router';
+import { LoginPage } from '../features/auth/components/login-page';
+import { SignupPage } from '../features/auth/components/signup-page';
+import { LandingPage } from '../features/landing/components/landing-page';
+import { PaymentFailedPage } from '../features/payment/components/payment-failed-page';
+import { PaymentReturnPage } from '../features/payment/components/payment-return-page';
+import { PaymentSuccessPage } from '../features/payment/components/payment-success-page';
+import { UpscalePage } from '../features/upscale/components/upscale-page';
+import { ComingSoonPage, NotFoundPage } from './coming-soon-page';
+import { RouteErrorScreen } from './error-boundary';
+import { Layout } from './layout';
+import { ConsistencyRedirect, ImageGenerationGate, RequireAuth } from './route-guards';
+
+const soon = (titleKey: string) => <ComingSoonPage titleKey={titleKey} />;
+
+/** Every page; mounted at the root and again under /en (spec 000 §2). */
+function pageRoutes(): RouteObject[] {
+  return [
+    { index: true, element: <LandingPage /> },
+    { path: 'pricing', element: soon('nav.pricing') },
+    { path: 'pricing/kr', element: soon('nav.pricing') },
+    { path: 'pricing/en', element: soon('nav.pricing') },
+    { path: 'login', element: <LoginPage /> },
+    { path: 'signup', element: <SignupPage /> },
+    {
+      path: 'upscale',
+      element: (
+        <RequireAuth messageKey="upscale.error.loginRequired">
+          <UpscalePage />
+        </RequireAuth>
+      ),
+    },
+    { path: 'image-edit', element: soon('tools.imageEdit.name') },
+    { path: 'face-edit', element: soon('tools.faceEdit.name') },
+    { path: 'chat', element: soon('pages.chat') },
+    { path: 'mypage', element: <RequireAuth>{soon('nav.mypage')}</RequireAuth> },
+    { path: 'notice', element: soon('nav.notice') },
+    { path: 'notice/write', element: soon('nav.notice') },
+    { path: 'notice/:id', element: soon('nav.notice') },
+    { path: 'notice/:id/edit', element: soon('nav.notice') },
+    { path: 'terms', element: soon('footer.terms') },
+    { path: 'terms/kr', element: soon('footer.terms') },
+    { path: 'terms/en', element: soon('footer.terms') },
+    { path: 'privacy', element: soon('footer.privacy') },
+    { path: 'privacy/kr', element: soon('footer.privacy') },
+    { path: 'privacy/en', element: soon('footer.privacy') },
+    { path: 'refund', element: soon('footer.refund') },
+    { path: 'refund/kr', element: soon('footer.refund') },
+    { path: 'refund/en', element: soon('footer.refund') },
+    { path: 'image-generation', element: <ImageGenerationGate>{soon('tools.imageGeneration.name')}</ImageGenerationGate> },
+    { path: 'consistency', element: <ConsistencyRedirect /> },
+    { path: 'payment/success', element: <PaymentSuccessPage /> },
+    { path: 'payment/failed', element: <PaymentFailedPage /> },
+    { path: 'payment/:plan', element: <PaymentReturnPage /> },
+    { path: '*', element: <NotFoundPage /> },
+  ];
+}
+
+export const router = createBrowserRouter([
+  {
+    path: '/',
+    element: <Layout />,
+    errorElement: <RouteErrorScreen />,
+    children: [{ path: 'en', children: pageRoutes() }, ...pageRoutes()],
+  },
+]);

@@ -1,0 +1,34 @@
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { Dialog } from '../components/ui/dialog';
+import { useLocale } from '../lib/use-locale';
+import { useSession } from '../lib/session';
+
+/** Session-expired modal (spec 000 §2/§8): server message when supplied, one button 'Log in again'. */
+export function SessionExpiredModal() {
+  const { t } = useTranslation();
+  const { expired, closeExpired } = useSession();
+  const { lp } = useLocale();
+  const navigate = useNavigate();
+  const relogin = () => {
+    closeExpired();
+    void navigate(lp('/login'));
+  };
+  return (
+    <Dialog
+      open={expired.open}
+      onOpenChange={(open) => {
+        if (!open) closeExpired();
+      }}
+      title={t('session.expiredTitle')}
+      description={expired.message || t('session.expired')}
+      testId="session-expired-modal"
+      closeLabel={t('common.close')}
+      actions={
+        <button type="button" className="btn btn-primary" onClick={relogin} data-testid="session-expired-login">
+          {t('session.loginAgain')}
+        </button>
+      }
+    />
+  );
+}

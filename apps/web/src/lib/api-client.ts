@@ -1,0 +1,104 @@
+/**
+ * The one HTTP client of the web app (spec 000 §7, GUIDE §2): same-origin `/api` paths, cookie session
+ * (`credentials: 'include'`), no caching, JSON in and out. Failures throw {@link ApiError}; any 401 or
+ * 419 raises the window event `auth:invalid` carrying the server's message.
+ */
+
+export const AUTH_INVALID_EVENT = 'auth:invalid';
+
+export interface AuthInvalidDetail {
+  /** The server's `message` (or `error`) field, already in the user's language; undefined when absent. */
+  message?: string;
+}
+
+/** An API failure: HTTP status (0 for a network failure), the contract error code and the message. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string | undefined;
+  /** The server's `error` field, when it sent one. */
+  readonly serverError: string | undefined;
+  readonly body: unknown;
+
+  constructor(status: number, code: string | undefined, message: string, serverError: string | undefined, body: unknown) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.serverError = serverError;
+    this.body = body;
+  }
+
+  get isNetwork(): boolean {
+    return this.status === 0;
+  }
+}
+
+export interface ApiRequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** A plain object is sent as JSON; FormData is sent as multipart. */
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Calls whose 401 is an expected answer (wrong password) do not raise `auth:invalid`. */
+  skipAuthEvent?: boolean;
+}
+
+interface ErrorShape {
+  success?: boolean;
+  code?: string;
+  error?: string;
+  message?: string;
+  maintenance?: boolean;
+}
+
+function asErrorShape(data: unknown): ErrorShape {
+  return data !== null && typeof data === 'object' ? (data as ErrorShape) : {};
+}
+
+/** Raise `auth:invalid` (spec 000 §7). */
+export function dispatchAuthInvalid(message?: string): void {
+  window.dispatchEvent(new CustomEvent<AuthInvalidDetail>(AUTH_INVALID_EVENT, { detail: { message } }));
+}
+
+/**
+ * Call the API and parse its JSON answer.
+ * @param path an absolute path under `/api`
+ * @throws ApiError on a network failure, a non-2xx status or a body with `success: false`
+ */
+export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
+  const { method = 'GET', body, signal, skipAuthEvent = false } = options;
+  const headers: Record<string, string> = { Accept: 'application/json', 'Cache-Control': 'no-store' };
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) {
+    payload = body;
+  } else if (body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body: payload, signal, credentials: 'include', cache: 'no-store' });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw new ApiError(0, 'NETWORK', err instanceof Error ? err.message : String(err), undefined, null);
+  }
+
+  const text = await res.text();
+  let data: unknown = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+
+  const shape = asErrorShape(data);
+  if (!res.ok || shape.success === false) {
+    const serverMessage = shape.message ?? shape.error;
+    if ((res.status === 401 || res.status === 419) && !skipAuthEvent) dispatchAuthInvalid(serverMessage);
+    const code = shape.code ?? (shape.maintenance ? 'MAINTENANCE' : undefined);
+    throw new ApiError(res.status, code, serverMessage ?? `HTTP ${res.status}`, shape.error, data);
+  }
+  return data as T;
+}
