@@ -34,6 +34,7 @@ export function acquireDataDirLock(dir: string): () => void {
         throw new Error(
           `The database folder ${dir} is in use by another Dewy process (pid ${owner}). ` +
             `Stop that process first, or set DATABASE_URL to use PostgreSQL for several processes.`,
+          { cause: err },
         );
       }
       fs.rmSync(lockPath, { force: true }); // stale lock from a crashed process

@@ -208,7 +208,7 @@ describe.each(TEST_DATABASES)('upscale jobs on $name', (kind) => {
     expect(pre.statusCode).toBe(200);
     const { url, key, requiredHeaders } = pre.json();
     const bad = Buffer.from(bytes);
-    bad[bad.length - 10] ^= 0xff;
+    bad[bad.length - 10] = (bad[bad.length - 10] ?? 0) ^ 0xff;
     const put1 = await app.inject({ method: 'PUT', url, headers: { ...requiredHeaders, 'content-length': String(bad.length) }, payload: bad });
     expect(put1.statusCode).toBe(400);
     expect((await app.inject({ method: 'POST', url: '/api/image/confirm-upload', headers: { cookie }, payload: { key } })).statusCode).toBe(404);

@@ -10,6 +10,7 @@ export function createRetouchEngine(config: AppConfig): RetouchEngine {
       endpointUrl: config.engine.runpodEndpointUrl!,
       apiKey: config.engine.runpodApiKey!,
       timeoutMs: config.workers.jobTimeoutSeconds * 1000,
+      imageBaseUrl: config.publicUrl,
     });
   }
   return createLocalEngine({ modelsDir: config.engine.modelsDir, threads: config.engine.threads });
