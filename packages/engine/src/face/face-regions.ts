@@ -17,12 +17,15 @@ export interface FaceRegions {
   rightEye: Point[];
   nose: Point[];
   nostrils: Point[];
+  /** Opening between the lips (teeth, tongue): never skin. */
+  innerMouth: Point[];
 }
 
 const FACE_OVAL = [10, 338, 297, 332, 284, 251, 389, 356, 454, 323, 361, 288, 397, 365, 379, 378, 400, 377, 152, 148, 176, 149, 150, 136, 172, 58, 132, 93, 234, 127, 162, 21, 54, 103, 67, 109];
 // Upper lip = outer upper contour (61 → 291) then inner upper contour back (308 → 78).
 const UPPER_LIP = [61, 185, 40, 39, 37, 0, 267, 269, 270, 409, 291, 308, 415, 310, 311, 312, 13, 82, 81, 80, 191, 78];
 const LOWER_LIP = [61, 146, 91, 181, 84, 17, 314, 405, 321, 375, 291, 308, 324, 318, 402, 317, 14, 87, 178, 88, 95, 78];
+const INNER_MOUTH = [78, 191, 80, 81, 82, 13, 312, 311, 310, 415, 308, 324, 318, 402, 317, 14, 87, 178, 88, 95];
 const RIGHT_EYEBROW = [70, 63, 105, 66, 107, 55, 65, 52, 53, 46];
 const LEFT_EYEBROW = [300, 293, 334, 296, 336, 285, 295, 282, 283, 276];
 const RIGHT_EYE = [33, 7, 163, 144, 145, 153, 154, 155, 133, 173, 157, 158, 159, 160, 161, 246];
@@ -73,5 +76,6 @@ export function regionsFromMesh(mesh: ReadonlyArray<readonly number[]>): FaceReg
     rightEye: pick(mesh, RIGHT_EYE),
     nose: convexHull(pick(mesh, NOSE_POINTS)),
     nostrils: convexHull(pick(mesh, NOSTRIL_POINTS)),
+    innerMouth: pick(mesh, INNER_MOUTH),
   };
 }

@@ -38,19 +38,20 @@ const dist = (a: readonly number[], b: readonly number[]): number => Math.hypot(
 function addHair(img: RgbImage, face: DetectedFace, out: Plane): void {
   const { x, y, width: w, height: h } = face.box;
   const x0 = Math.max(0, Math.floor(x - 0.8 * w)), x1 = Math.min(img.width, Math.ceil(x + 1.8 * w));
-  const y0 = Math.max(0, Math.floor(y - 0.9 * h)), y1 = Math.min(img.height, Math.ceil(y + 1.3 * h));
+  // long hair falls well below the chin; flood-fill connectivity keeps the window's extra area honest
+  const y0 = Math.max(0, Math.floor(y - 0.9 * h)), y1 = Math.min(img.height, Math.ceil(y + 2.2 * h));
   const rw = x1 - x0, rh = y1 - y0;
   if (rw < 4 || rh < 4) return;
   const off: Point = [x0, y0];
   const oval = createPlane(rw, rh);
   fillPolygon(oval, face.regions.faceOval, 1, 'max', off);
 
-  // hair seeds: 8 % of the face height outward from the upper half of the oval
+  // hair seeds: 8 % of the face height outward from the oval's top and upper sides
   const cx = x + w / 2, cy = y + h / 2;
   const seeds: Point[] = [];
   const hairSamples: Array<[number, number, number]> = [];
   for (const [px0, py0] of face.regions.faceOval) {
-    if (py0 > cy - 0.15 * h) continue;
+    if (py0 > cy + 0.05 * h) continue;
     const dx = px0 - cx, dy = py0 - cy, len = Math.hypot(dx, dy) || 1;
     const sx = px0 + (dx / len) * 0.08 * h, sy = py0 + (dy / len) * 0.08 * h;
     if (sx < x0 || sy < y0 || sx >= x1 || sy >= y1) continue;
@@ -60,21 +61,29 @@ function addHair(img: RgbImage, face: DetectedFace, out: Plane): void {
   if (seeds.length === 0) return;
   const hair = medianColour(hairSamples);
   const mad = median(hairSamples.map((s) => dist(s, hair)));
-  const tol = Math.max(30, 2.5 * 1.48 * mad);
+  const tol = Math.max(36, 2.5 * 1.48 * mad);
   const bgSamples: Array<[number, number, number]> = [];
   for (let i = 0; i < rw; i += 2) bgSamples.push(px(img, x0 + i, y0));
   for (let j = 0; j < rh * 0.6; j += 2) { bgSamples.push(px(img, x0, y0 + j)); bgSamples.push(px(img, x1 - 1, y0 + j)); }
   const bg = medianColour(bgSamples);
   const bgDistinct = dist(hair, bg) > 20;
+  // facial skin colour: neck and chest below long hair must not be taken for (red/blond) hair
+  const skinSamples: Array<[number, number, number]> = [];
+  const step = Math.max(1, Math.floor(Math.sqrt((rw * rh) / 4000)));
+  for (let j = 0; j < rh; j += step) for (let i = 0; i < rw; i += step) if (oval.data[j * rw + i]! > 0) skinSamples.push(px(img, x0 + i, y0 + j));
+  const skin = medianColour(skinSamples);
+  const skinDistinct = skinSamples.length > 0 && dist(hair, skin) > 20;
+  const chinRow = y + h - y0, sideL = x + 0.1 * w - x0, sideR = x + 0.9 * w - x0;
 
   const cand = new Uint8Array(rw * rh);
   for (let j = 0; j < rh; j++) {
     for (let i = 0; i < rw; i++) {
       const k = j * rw + i;
       if (oval.data[k]! > 0) continue;
+      if (j > chinRow && i > sideL && i < sideR) continue; // below the chin only the sides can be hair
       const c = px(img, x0 + i, y0 + j);
       const dh = dist(c, hair);
-      if (dh < tol && (!bgDistinct || dh < 0.9 * dist(c, bg))) cand[k] = 1;
+      if (dh < tol && (!bgDistinct || dh < 0.9 * dist(c, bg)) && (!skinDistinct || dh < 0.9 * dist(c, skin))) cand[k] = 1;
     }
   }
   // flood fill from the seeds so only hair connected to the head is kept

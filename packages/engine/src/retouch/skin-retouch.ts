@@ -24,13 +24,19 @@ export function buildSkinMask(face: DetectedFace, roi: Roi, rgb: Float32Array[])
   const off: Point = [roi.x, roi.y];
   const hard = createPlane(roi.width, roi.height);
   fillPolygon(hard, face.regions.faceOval, 1, 'max', off);
+  // erode the oval by the feather width so the soft edge does not smear hair or background into skin
+  const featherSigma = Math.max(1, 0.012 * fw);
+  const outside = createPlane(roi.width, roi.height, 1);
+  for (let i = 0; i < outside.data.length; i++) outside.data[i] = 1 - hard.data[i]!;
+  const grownOutside = dilate(outside, featherSigma * 1.5);
+  for (let i = 0; i < hard.data.length; i++) if (grownOutside.data[i]! > 0) hard.data[i] = 0;
   const feat = createPlane(roi.width, roi.height);
   const r = face.regions;
-  for (const poly of [r.leftEye, r.rightEye, r.leftEyebrow, r.rightEyebrow, r.upperLip, r.lowerLip, r.nostrils]) fillPolygon(feat, poly, 1, 'max', off);
+  for (const poly of [r.leftEye, r.rightEye, r.leftEyebrow, r.rightEyebrow, r.upperLip, r.lowerLip, r.innerMouth, r.nostrils]) fillPolygon(feat, poly, 1, 'max', off);
   const featGrown = dilate(feat, Math.max(2, 0.022 * fw));
   for (let i = 0; i < hard.data.length; i++) if (featGrown.data[i]! > 0) hard.data[i] = 0;
   addNeckSkin(face, roi, rgb, hard);
-  return feather(hard, Math.max(1, 0.012 * fw));
+  return feather(hard, featherSigma);
 }
 
 /** Chroma (Cb, Cr) of an sRGB pixel; skin clusters tightly here across lighting. */

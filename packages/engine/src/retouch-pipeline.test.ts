@@ -1,0 +1,129 @@
+import sharp from 'sharp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { analyzeFaces, type FaceAnalysis } from './face/face-analysis';
+import type { Point } from './face/face-regions';
+import { rasterizeMask } from './mask/mask-raster';
+import { retouchImage } from './retouch-pipeline';
+import { RETOUCH_PARAMS } from './retouch/retouch-params';
+import { baseOptions, edgeStrength, laplacianVariance, lumaPlane, rawRgb, readPortrait, TEST_MODELS_DIR } from './testing/portrait-fixtures';
+
+const cfg = { modelsDir: TEST_MODELS_DIR };
+
+function scalePoly(poly: Point[], sx: number, sy: number): Point[] {
+  return poly.map(([x, y]) => [x * sx, y * sy]);
+}
+
+function shrink(poly: Point[], k: number): Point[] {
+  const cx = poly.reduce((a, p) => a + p[0], 0) / poly.length, cy = poly.reduce((a, p) => a + p[1], 0) / poly.length;
+  return poly.map(([x, y]) => [cx + (x - cx) * k, cy + (y - cy) * k]);
+}
+
+/** Skin test mask at output size: shrunken face oval minus a generous margin around eyes, brows, lips, nose. */
+function testSkinMask(a: FaceAnalysis, w: number, h: number): Float32Array {
+  const f = a.faces[0]!;
+  const sx = w / a.width, sy = h / a.height;
+  const r = f.regions;
+  const oval = rasterizeMask(w, h, [scalePoly(shrink(r.faceOval, 0.85), sx, sy)]);
+  const feats = rasterizeMask(w, h, [r.leftEye, r.rightEye, r.leftEyebrow, r.rightEyebrow, r.upperLip, r.lowerLip, r.innerMouth, r.nostrils].map((p) => scalePoly(p, sx, sy)), 0.03 * f.box.width * sx);
+  for (let i = 0; i < oval.data.length; i++) if (feats.data[i]! > 0.001) oval.data[i] = 0;
+  return oval.data;
+}
+
+describe('retouchImage', () => {
+  let rose: Buffer;
+  let roseFaces: FaceAnalysis;
+  beforeAll(async () => {
+    rose = await readPortrait('rose_leslie_577x880.jpg');
+    roseFaces = await analyzeFaces(rose);
+  });
+
+  it('excluded lips equal the plain original resized to the output size (≤ 1/255 mean abs diff)', async () => {
+    const factor = 0.8;
+    const opts = baseOptions({ loraIndex: 0, scaleFactor: factor, exclude: { ...baseOptions().exclude, upperLip: true, lowerLip: true } });
+    const [excluded, included] = await Promise.all([retouchImage(rose, opts, cfg), retouchImage(rose, { ...opts, exclude: baseOptions().exclude }, cfg)]);
+    const w = Math.round(577 * factor), h = Math.round(880 * factor);
+    expect([excluded.width, excluded.height]).toEqual([w, h]);
+    // reference made independently with sharp: decode, EXIF-rotate, lanczos3 to the output size
+    const ref = await sharp(rose).rotate().resize(w, h, { kernel: 'lanczos3', fit: 'fill', fastShrinkOnLoad: false }).removeAlpha().raw().toBuffer();
+    const sx = w / roseFaces.width, sy = h / roseFaces.height;
+    const lips = rasterizeMask(w, h, [scalePoly(roseFaces.faces[0]!.regions.upperLip, sx, sy), scalePoly(roseFaces.faces[0]!.regions.lowerLip, sx, sy)]).data;
+    const mad = async (bytes: Buffer): Promise<number> => {
+      const out = await rawRgb(bytes);
+      let n = 0, s = 0;
+      for (let i = 0; i < lips.length; i++) {
+        if (lips[i]! < 1) continue;
+        for (let c = 0; c < 3; c++) s += Math.abs(out.data[i * 3 + c]! - ref[i * 3 + c]!);
+        n += 3;
+      }
+      expect(n).toBeGreaterThan(300); // the lip region really has pixels
+      return s / n;
+    };
+    expect(await mad(excluded.bytes)).toBeLessThanOrEqual(1);
+    // and the same assertion would fail without the exclusion (lip tint of model index 0)
+    expect(await mad(included.bytes)).toBeGreaterThan(3);
+  });
+
+  it('smooths skin (Laplacian variance drops) while eye and eyebrow edges keep ≥ 90 %', async () => {
+    const input = await readPortrait('obama_910x1137.jpg');
+    const faces = await analyzeFaces(input);
+    const res = await retouchImage(input, baseOptions({ loraIndex: 2 }), cfg);
+    const orig = await rawRgb(await sharp(input).rotate().png().toBuffer());
+    const out = await rawRgb(res.bytes);
+    const { width: w, height: h } = out;
+    const skin = testSkinMask(faces, w, h);
+    const yo = lumaPlane(orig), yr = lumaPlane(out);
+    const before = laplacianVariance(yo, w, h, skin), after = laplacianVariance(yr, w, h, skin);
+    expect(after).toBeLessThan(before * 0.6);
+    const r = faces.faces[0]!.regions;
+    const eyes = rasterizeMask(w, h, [r.leftEye, r.rightEye, r.leftEyebrow, r.rightEyebrow], 2).data;
+    expect(edgeStrength(yr, w, h, eyes)).toBeGreaterThanOrEqual(0.9 * edgeStrength(yo, w, h, eyes));
+  });
+
+  it('gives a distinct result for every model index 0..8', async () => {
+    const input = await readPortrait('codeformer03_asian_female_400x225.jpg');
+    const outs = [];
+    for (let i = 0; i < RETOUCH_PARAMS.length; i++) outs.push((await rawRgb((await retouchImage(input, baseOptions({ loraIndex: i }), cfg)).bytes)).data);
+    for (let a = 0; a < outs.length; a++) {
+      for (let b = a + 1; b < outs.length; b++) {
+        let diff = 0;
+        for (let k = 0; k < outs[a]!.length; k++) diff += Math.abs(outs[a]![k]! - outs[b]![k]!);
+        expect(diff / outs[a]!.length, `index ${a} vs ${b}`).toBeGreaterThan(0.05);
+      }
+    }
+  });
+
+  it('ppoyong brightens the skin; studio changes the grade; none at 0.01 changes nothing', async () => {
+    const opts = baseOptions({ scaleFactor: 0.5 });
+    const [none, ppoyong, studio] = await Promise.all([
+      retouchImage(rose, opts, cfg),
+      retouchImage(rose, { ...opts, filterIndex: 1, filterStrength: 0.8, filterPrompt: 'asle filter' }, cfg),
+      retouchImage(rose, { ...opts, filterIndex: 0, filterStrength: 0.8, filterPrompt: 'studio filter' }, cfg),
+    ]);
+    const a = await rawRgb(none.bytes), b = await rawRgb(ppoyong.bytes), c = await rawRgb(studio.bytes);
+    const skin = testSkinMask(roseFaces, a.width, a.height);
+    const meanY = (y: Float32Array): number => { let n = 0, s = 0; for (let i = 0; i < y.length; i++) if (skin[i]! >= 1) { n++; s += y[i]!; } return s / n; };
+    expect(meanY(lumaPlane(b))).toBeGreaterThan(meanY(lumaPlane(a)) + 5);
+    expect(Buffer.compare(Buffer.from(a.data), Buffer.from(c.data))).not.toBe(0);
+  });
+
+  it('output size is round(input × factor)', async () => {
+    const input = await readPortrait('codeformer03_asian_female_400x225.jpg');
+    for (const f of [0.1, 0.7, 1]) {
+      const res = await retouchImage(input, baseOptions({ scaleFactor: f, outputFormat: 'jpg' }), cfg);
+      expect([res.width, res.height]).toEqual([Math.round(400 * f), Math.round(225 * f)]);
+      const meta = await sharp(res.bytes).metadata();
+      expect([meta.format, meta.width, meta.height, meta.exif]).toEqual(['jpeg', res.width, res.height, undefined]);
+    }
+  });
+
+  it('rejects bad input and bad options with clear errors', async () => {
+    const jpeg = await readPortrait('obama_910x1137.jpg');
+    await expect(retouchImage(jpeg.subarray(0, Math.floor(jpeg.length / 2)), baseOptions(), cfg)).rejects.toThrow(/^NO_IMAGE_DECODE: /);
+    const noise = Buffer.alloc(5000);
+    for (let i = 0; i < noise.length; i++) noise[i] = (i * 7919 + 13) % 251;
+    await expect(retouchImage(noise, baseOptions(), cfg)).rejects.toThrow(/^NO_IMAGE_DECODE: /);
+    await expect(retouchImage(Buffer.alloc(0), baseOptions(), cfg)).rejects.toThrow(/^NO_IMAGE_DECODE: /);
+    await expect(retouchImage(jpeg, baseOptions({ scaleFactor: 2.5 }), cfg)).rejects.toThrow(/^INVALID_OPTIONS: /);
+    await expect(retouchImage(jpeg, baseOptions({ loraIndex: 9 }), cfg)).rejects.toThrow(/^INVALID_OPTIONS: /);
+  });
+});
