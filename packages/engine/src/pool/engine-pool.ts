@@ -14,16 +14,21 @@ export interface EnginePool {
  * Worker-thread pool (piscina) so CPU-heavy retouch never blocks the API event loop (GUIDE §4).
  * `threads` defaults to 1: each job already uses both cores in onnxruntime (intraOpNumThreads 2), so more
  * workers on a 2-core machine only add memory (each holds its own models, ~300–500 MB peak per job).
- * Workers stay alive between jobs (models loaded once) and exit after 5 idle minutes.
+ * One worker starts at once and loads the face models; extra workers exit after 5 idle minutes.
  */
 export function createEnginePool(config: { modelsDir?: string; threads?: number }): EnginePool {
   const threads = Math.max(1, Math.min(config.threads ?? 1, os.availableParallelism()));
   const piscina = new Piscina({
     filename: new URL('./engine-worker.mjs', import.meta.url).href,
-    minThreads: 0,
+    minThreads: 1, // one warm worker from the start: model loading stays off the first job's clock
     maxThreads: threads,
     idleTimeout: 5 * 60_000,
     concurrentTasksPerWorker: 1,
+  });
+  // A worker that dies outside a task (e.g. fails to load) is reported here; without a listener Node
+  // would crash the whole server on the 'error' event. Running tasks still reject on their own.
+  piscina.on('error', (err: unknown) => {
+    console.error('[engine-pool] worker error:', err instanceof Error ? err.message : err);
   });
   return {
     async run(input, opts, signal) {
