@@ -1,0 +1,50 @@
+/**
+ * One bench case in its own process (so peak RSS is per case): argv[2] = JSON
+ * { file, crop?: {size}, scale, lora, modelsDir, baseline }. Prints one JSON line.
+ */
+import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
+import { retouchImage } from '../src/index';
+import { decodeImage, resizeRgb } from '../src/io/image-io';
+import { upscaleEsrganSlim } from '../src/sr/esrgan-fallback';
+import { outputSize } from '../src/sr/super-resolution';
+
+interface CaseSpec { file: string; crop?: { size: number }; scale: number; lora: number; modelsDir: string; baseline: boolean }
+
+const spec = JSON.parse(process.argv[2] ?? '{}') as CaseSpec;
+let input = await readFile(spec.file);
+if (spec.crop) {
+  // square crop centred on the upper third (where the face is in these portraits), resized to size²
+  const m = await sharp(input).rotate().metadata();
+  const w = m.autoOrient?.width ?? m.width ?? 0, h = m.autoOrient?.height ?? m.height ?? 0;
+  const side = Math.min(w, h);
+  const top = Math.max(0, Math.min(h - side, Math.round(h * 0.3 - side / 2)));
+  input = await sharp(input).rotate().extract({ left: Math.round((w - side) / 2), top, width: side, height: side })
+    .resize(spec.crop.size, spec.crop.size, { kernel: 'lanczos3' }).jpeg({ quality: 95 }).toBuffer();
+}
+const opts = {
+  loraIndex: spec.lora, scaleFactor: spec.scale, filterIndex: 0 as const, filterStrength: 0.01, filterPrompt: '',
+  exclude: { upperLip: false, lowerLip: false, leftEyebrow: false, rightEyebrow: false, nose: false, hair: false },
+  outputFormat: 'jpg' as const, outputQuality: 100, seed: 1,
+};
+// warm-up on a small crop: loads face models and the ONNX session, as a long-lived pool worker would have
+const warm = await sharp(input).resize(160, 160, { fit: 'cover' }).jpeg().toBuffer();
+await retouchImage(warm, { ...opts, scaleFactor: spec.scale > 1 ? 2 : 1 }, { modelsDir: spec.modelsDir });
+
+const t0 = performance.now();
+const res = await retouchImage(input, opts, { modelsDir: spec.modelsDir });
+const wallMs = Math.round(performance.now() - t0);
+const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
+
+let baseline: { srMs: number; peakRssMb: number } | null = null;
+if (spec.baseline && spec.scale > 1) {
+  const img = await decodeImage(input);
+  await upscaleEsrganSlim(await decodeImage(warm), 2); // warm-up: load the tfjs model
+  const t1 = performance.now();
+  const x2 = await upscaleEsrganSlim(img, 2);
+  const target = outputSize(img.width, img.height, spec.scale);
+  await resizeRgb(x2, target.width, target.height);
+  baseline = { srMs: Math.round(performance.now() - t1), peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) };
+}
+const meta = await sharp(input).metadata();
+console.log(JSON.stringify({ input: { width: meta.width, height: meta.height }, output: { width: res.width, height: res.height }, faces: res.meta.faces, srModel: res.meta.srModel, fallback: res.meta.fallback, timingsMs: res.meta.timingsMs, wallMs, peakRssMb, baseline }));

@@ -1,0 +1,65 @@
+/**
+ * `npm run bench`: per-stage times and peak RSS of retouchImage on each fixture portrait, plus a
+ * 1024×1024 crop retouched and upscaled ×2 (targets: < 8 s wall, < 1.5 GB peak RSS), with UpscalerJS
+ * esrgan-slim (tfjs-wasm) super-resolution on the same inputs as the baseline. Each case runs in its own
+ * process so peak RSS is per case. Writes packages/engine/bench/results.json.
+ * Env: FIXTURES_DIR (default ../shared/fixtures/portraits from the repo root), MODELS_DIR (default ../shared/models).
+ */
+import { execFile } from 'node:child_process';
+import { readdir, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import sharp from 'sharp';
+
+const run = promisify(execFile);
+const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
+const fixtures = path.resolve(process.env.FIXTURES_DIR ?? path.join(repoRoot, '../shared/fixtures/portraits'));
+const modelsDir = path.resolve(process.env.MODELS_DIR ?? path.join(repoRoot, '../shared/models'));
+const caseScript = fileURLToPath(new URL('./bench-case.ts', import.meta.url));
+
+interface CaseResult {
+  name: string; scale: number;
+  input: { width: number; height: number }; output: { width: number; height: number };
+  faces: number; srModel: string; fallback: boolean; timingsMs: Record<string, number>; wallMs: number; peakRssMb: number;
+  baseline: { srMs: number; peakRssMb: number } | null;
+}
+
+async function runCase(name: string, spec: object): Promise<CaseResult> {
+  const { stdout } = await run(process.execPath, [...process.execArgv, caseScript, JSON.stringify(spec)], { maxBuffer: 1 << 20, cwd: repoRoot });
+  const line = stdout.trim().split('\n').filter((l) => l.startsWith('{')).pop();
+  if (!line) throw new Error(`bench case ${name} printed no result`);
+  return { name, ...(JSON.parse(line) as Omit<CaseResult, 'name'>), scale: (spec as { scale: number }).scale };
+}
+
+const files = (await readdir(fixtures)).filter((f) => /\.(jpe?g|png)$/i.test(f)).sort();
+const results: CaseResult[] = [];
+for (const f of files) {
+  const m = await sharp(path.join(fixtures, f)).metadata();
+  // spec 001 §5 blocks a scaled request when scaled width + height ≥ 4000, so such inputs run at ×1
+  const scale = ((m.width ?? 0) + (m.height ?? 0)) * 2 < 4000 ? 2 : 1;
+  process.stdout.write(`running ${f} ×${scale} …\n`);
+  results.push(await runCase(f, { file: path.join(fixtures, f), scale, lora: 2, modelsDir, baseline: true }));
+}
+process.stdout.write('running 1024×1024 crop ×2 …\n');
+const crop = await runCase('crop-1024 (obama3)', { file: path.join(fixtures, 'obama3_1434x2333.jpg'), crop: { size: 1024 }, scale: 2, lora: 2, modelsDir, baseline: true });
+results.push(crop);
+
+const pad = (s: string | number, n: number): string => String(s).padStart(n);
+const header = `${'case'.padEnd(40)} ${pad('in', 10)} ${pad('out', 10)} ${pad('decode', 7)} ${pad('faces', 6)} ${pad('SR/rsz', 7)} ${pad('masks', 6)} ${pad('retch', 6)} ${pad('encode', 7)} ${pad('wall', 7)} ${pad('RSS MB', 7)} ${pad('esrgan', 7)} ${pad('ratio', 6)}`;
+console.log(`\n${header}\n${'-'.repeat(header.length)}`);
+for (const r of results) {
+  const t = r.timingsMs;
+  const ratio = r.baseline ? (r.baseline.srMs / Math.max(1, t.resize ?? 1)).toFixed(2) : 'n/a';
+  console.log(`${`${r.name} ×${r.scale}`.padEnd(40)} ${pad(`${r.input.width}x${r.input.height}`, 10)} ${pad(`${r.output.width}x${r.output.height}`, 10)} ${pad(t.decode ?? 0, 7)} ${pad(t.faces ?? 0, 6)} ${pad(t.resize ?? 0, 7)} ${pad(t.masks ?? 0, 6)} ${pad((t.retouch ?? 0) + (t.composite ?? 0), 6)} ${pad(t.encode ?? 0, 7)} ${pad(r.wallMs, 7)} ${pad(r.peakRssMb, 7)} ${pad(r.baseline?.srMs ?? 'n/a', 7)} ${pad(ratio, 6)}`);
+}
+console.log('\ntimes in ms; SR/rsz = super-resolution (ONNX 4xLSDIRCompactC3 ×4 + lanczos3) or plain lanczos3 at ×1;');
+console.log('esrgan = UpscalerJS esrgan-slim ×2 (tfjs-wasm, 256 px tiles) + lanczos3 on the same input; ratio = esrgan / ONNX SR time.');
+const okWall = crop.wallMs < 8000, okRss = crop.peakRssMb < 1536;
+console.log(`1024×1024 ×2: wall ${crop.wallMs} ms (target < 8000: ${okWall ? 'OK' : 'MISSED'}), peak RSS ${crop.peakRssMb} MB (target < 1536: ${okRss ? 'OK' : 'MISSED'})`);
+const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
+console.log(`machine: ${os.cpus().length} cores, load average ${load} (other processes share these cores)`);
+const out = fileURLToPath(new URL('./results.json', import.meta.url));
+await writeFile(out, JSON.stringify({ date: new Date().toISOString(), cores: os.cpus().length, loadAverage: os.loadavg(), results }, null, 2));
+console.log(`wrote ${path.relative(repoRoot, out)}`);
