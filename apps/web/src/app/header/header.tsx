@@ -5,6 +5,7 @@ import { setLocale } from '../../lib/i18n';
 import { addEnPrefix, stripEnPrefix, type Locale } from '../../lib/locale-path';
 import { useSession } from '../../lib/session';
 import { useLocale } from '../../lib/use-locale';
+import { DropIcon } from '../../components/ui/drop-icon';
 import { AiMenu } from './ai-menu';
 import './header.css';
 
@@ -76,7 +77,7 @@ export function Header() {
         <div className="header-actions">
           {user && !loading ? (
             <span className="credit-chip" title={t('header.credits')} data-testid="header-balance">
-              <span aria-hidden="true">💧</span>
+              <DropIcon />
               <span className="credit-value" data-testid="header-balance-value">
                 {credits?.toLocaleString()}
               </span>

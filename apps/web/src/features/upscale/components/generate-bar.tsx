@@ -1,6 +1,7 @@
 import type { SizeBadge } from '@dewy/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { DropIcon } from '../../../components/ui/drop-icon';
 import { useLocale } from '../../../lib/use-locale';
 
 export interface GenerateBarProps {
@@ -47,7 +48,7 @@ export function GenerateBar({ cost, balance, badge, outputSize, disabled, proces
             {t('upscale.generate.button')}
             {cost !== null ? (
               <span className="generate-cost" data-testid="upscale-cost">
-                💧 {cost}
+                <DropIcon size={13} /> {cost}
               </span>
             ) : null}
           </>

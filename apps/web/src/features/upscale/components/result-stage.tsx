@@ -37,10 +37,10 @@ export function ResultStage({ job, preview, downloading, onRetry, onFullscreen, 
         />
         <div className="stage-actions">
           <button type="button" className="btn btn-secondary btn-sm" onClick={onFullscreen} data-testid="upscale-fullscreen">
-            ⛶ {t('upscale.result.fullscreen')}
+            {t('upscale.result.fullscreen')}
           </button>
           <button type="button" className="btn btn-primary btn-sm" onClick={onDownload} disabled={downloading} data-testid="upscale-download">
-            ⬇ {downloading ? t('upscale.result.downloading') : t('upscale.result.download')}
+            {downloading ? t('upscale.result.downloading') : t('upscale.result.download')}
           </button>
         </div>
       </div>

@@ -152,7 +152,7 @@ export function UpscalePage() {
           <p className="upscale-sub">{t('upscale.subtitle')}</p>
         </div>
         <button type="button" className="btn btn-secondary btn-sm" onClick={() => setDialog('guide')} data-testid="upscale-guide-button">
-          ⓘ {t('upscale.guide.button')}
+          {t('upscale.guide.button')}
         </button>
       </div>
 
