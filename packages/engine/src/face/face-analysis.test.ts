@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { PORTRAITS, readPortrait } from '../testing/portrait-fixtures';
 import { analyzeFaces } from './face-analysis';
@@ -28,5 +29,18 @@ describe('analyzeFaces on real portraits', () => {
         expect(y).toBeLessThan(1.05 * a.height);
       }
     }
+  });
+
+  it('finds every face in a picture with two people', async () => {
+    const a = await sharp(await readPortrait('rose_leslie_577x880.jpg')).resize({ height: 600 }).png().toBuffer();
+    const b = await sharp(await readPortrait('obama_910x1137.jpg')).resize({ height: 600 }).png().toBuffer();
+    const wa = (await sharp(a).metadata()).width!, wb = (await sharp(b).metadata()).width!;
+    const both = await sharp({ create: { width: wa + wb, height: 600, channels: 3, background: '#808080' } })
+      .composite([{ input: a, left: 0, top: 0 }, { input: b, left: wa, top: 0 }]).png().toBuffer();
+    const res = await analyzeFaces(both);
+    expect(res.faces.length).toBe(2);
+    const xs = res.faces.map((f) => f.box.x + f.box.width / 2).sort((p, q) => p - q);
+    expect(xs[0]!).toBeLessThan(wa);
+    expect(xs[1]!).toBeGreaterThan(wa);
   });
 });
