@@ -17,11 +17,12 @@ function Loading() {
 
 /** Signed-in only: signed-out visitors go to /login (an optional toast says why). */
 export function RequireAuth({ children, messageKey }: { children: ReactNode; messageKey?: string }) {
-  const { user, status } = useSession();
+  const { user, status, expired } = useSession();
   const { lp } = useLocale();
   const { t } = useTranslation();
   const told = useRef(false);
-  const redirect = !user && status !== 'loading';
+  // The session-expired modal already explains an expiry; the toast is for visitors who never signed in.
+  const redirect = !user && status !== 'loading' && !expired.open;
   useEffect(() => {
     if (redirect && messageKey && !told.current) {
       told.current = true;

@@ -5,13 +5,16 @@ import { LandingPage } from '../features/landing/components/landing-page';
 import { PaymentFailedPage } from '../features/payment/components/payment-failed-page';
 import { PaymentReturnPage } from '../features/payment/components/payment-return-page';
 import { PaymentSuccessPage } from '../features/payment/components/payment-success-page';
-import { UpscalePage } from '../features/upscale/components/upscale-page';
+import { lazyPage } from '../lib/lazy-page';
 import { ComingSoonPage, NotFoundPage } from './coming-soon-page';
 import { RouteErrorScreen } from './error-boundary';
 import { Layout } from './layout';
 import { ConsistencyRedirect, ImageGenerationGate, RequireAuth } from './route-guards';
 
 const soon = (titleKey: string) => <ComingSoonPage titleKey={titleKey} />;
+
+// The workspace (Radix controls, upload and polling code) loads only for signed-in visitors.
+const UpscalePage = lazyPage(() => import('../features/upscale/components/upscale-page').then((m) => ({ default: m.UpscalePage })));
 
 /** Every page; mounted at the root and again under /en (spec 000 §2). */
 function pageRoutes(): RouteObject[] {

@@ -12,6 +12,7 @@ import { upscaleHistoryKey, useUpscaleHistory } from '../api/history';
 import { useImageUpload, type UploadedImage } from '../hooks/use-image-upload';
 import { useUpscaleJob } from '../hooks/use-upscale-job';
 import { upscaleFailure } from '../lib/errors';
+import { takeUpscaleHandoff } from '../lib/handoff';
 import { DEFAULT_OPTIONS, buildUpscaleInput, randomSeed, updateOptions, type UpscaleOptions } from '../lib/options';
 import { GenerateBar } from './generate-bar';
 import { HistoryList } from './history-list';
@@ -55,6 +56,11 @@ export function UpscalePage() {
   );
   const upload = useImageUpload(onUploaded);
   const image = upload.image;
+  const { adopt } = upload;
+  useEffect(() => {
+    const handoff = takeUpscaleHandoff();
+    if (handoff) void adopt(handoff);
+  }, [adopt]);
   const processing = job.state.status === 'processing';
 
   // History: load failure toast; resume polling of a processing item once (001 §4).

@@ -89,5 +89,25 @@ export function useImageUpload(onUploaded: (image: UploadedImage) => void) {
     [t],
   );
 
-  return { image, uploading, pendingPreview, select };
+  /** Take an already stored image (a handoff from another tool) as the input. */
+  const adopt = useCallback(async (imageUrl: string) => {
+    try {
+      const img = await loadImage(imageUrl);
+      const uploaded: UploadedImage = {
+        previewUrl: imageUrl,
+        imageUrl,
+        width: img.naturalWidth,
+        height: img.naturalHeight,
+        originalWidth: img.naturalWidth,
+        originalHeight: img.naturalHeight,
+        name: imageUrl.split('?')[0]?.split('/').pop() || 'image.jpg',
+      };
+      setImage(uploaded);
+      onUploadedRef.current(uploaded);
+    } catch (err) {
+      console.warn('[handoff] image could not be loaded', err);
+    }
+  }, []);
+
+  return { image, uploading, pendingPreview, select, adopt };
 }
