@@ -144,6 +144,14 @@ describe('retouchImage', () => {
     }
   });
 
+  it('applies EXIF orientation before anything else and writes no metadata', async () => {
+    const rotated = await sharp(rose).withMetadata({ orientation: 6 }).jpeg({ quality: 95 }).toBuffer();
+    const res = await retouchImage(rotated, baseOptions({ scaleFactor: 0.5, outputFormat: 'jpg' }), cfg);
+    expect([res.width, res.height, res.meta.faces]).toEqual([440, 289, 1]);
+    const meta = await sharp(res.bytes).metadata();
+    expect([meta.orientation, meta.exif, meta.icc]).toEqual([undefined, undefined, undefined]);
+  });
+
   it('rejects bad input and bad options with clear errors', async () => {
     const jpeg = await readPortrait('obama_910x1137.jpg');
     await expect(retouchImage(jpeg.subarray(0, Math.floor(jpeg.length / 2)), baseOptions(), cfg)).rejects.toThrow(/^NO_IMAGE_DECODE: /);

@@ -58,7 +58,7 @@ export const RETOUCH_PARAMS: readonly RetouchParams[] = [
     lipTint: { rgb: [214, 86, 102], amount: 0.42 }, blush: { rgb: [240, 150, 150], amount: 0.22 },
     grade: { temperature: 0.02, contrast: 0.04, saturation: 0.04 } },
   // 1 glow / dewy (물광): strong smoothing plus specular lift on highlights (cheekbones, nose bridge, forehead).
-  { ...BASE, name: 'glow', smoothing: 0.9, smoothEdge: 10, textureKeep: 0.28, toneEvening: 0.6, glow: 0.55,
+  { ...BASE, name: 'glow', smoothing: 0.9, smoothEdge: 10, textureKeep: 0.28, toneEvening: 0.6, glow: 0.35,
     lipTint: { rgb: [226, 110, 120], amount: 0.18 }, grade: { temperature: 0, contrast: -0.03, saturation: 0.02 } },
   // 2 basic (default): clean natural retouch, no colour changes.
   { ...BASE },
@@ -73,7 +73,7 @@ export const RETOUCH_PARAMS: readonly RetouchParams[] = [
   // 6 East-Asian male basic: slightly more evening than 5, still texture-preserving.
   { ...BASE, name: 'east-asian-male-basic', smoothing: 0.5, smoothEdge: 8, textureKeep: 0.55, blemishStrength: 0.7, toneEvening: 0.4 },
   // 7 matte makeup: even base, shine reduced, muted rose lips.
-  { ...BASE, name: 'matte-makeup', smoothing: 0.85, textureKeep: 0.3, toneEvening: 0.55, matte: 0.6,
+  { ...BASE, name: 'matte-makeup', smoothing: 0.85, textureKeep: 0.3, toneEvening: 0.55, matte: 0.45,
     lipTint: { rgb: [170, 78, 86], amount: 0.4 }, blush: { rgb: [220, 140, 135], amount: 0.12 },
     grade: { temperature: 0, contrast: 0.02, saturation: -0.06 } },
   // 8 basic chic: basic retouch with a cooler, crisper grade.

@@ -25,10 +25,10 @@ export function buildSkinMask(face: DetectedFace, roi: Roi, rgb: Float32Array[])
   const hard = createPlane(roi.width, roi.height);
   fillPolygon(hard, face.regions.faceOval, 1, 'max', off);
   // erode the oval by the feather width so the soft edge does not smear hair or background into skin
-  const featherSigma = Math.max(1, 0.012 * fw);
+  const featherSigma = Math.max(1, 0.018 * fw);
   const outside = createPlane(roi.width, roi.height, 1);
   for (let i = 0; i < outside.data.length; i++) outside.data[i] = 1 - hard.data[i]!;
-  const grownOutside = dilate(outside, featherSigma * 1.5);
+  const grownOutside = dilate(outside, featherSigma);
   for (let i = 0; i < hard.data.length; i++) if (grownOutside.data[i]! > 0) hard.data[i] = 0;
   const feat = createPlane(roi.width, roi.height);
   const r = face.regions;
@@ -44,29 +44,42 @@ function chroma(r: number, g: number, b: number): [number, number] {
   return [-0.1687 * r - 0.3313 * g + 0.5 * b, 0.5 * r - 0.4187 * g - 0.0813 * b];
 }
 
+/**
+ * Grows the skin mask by colour where the mesh oval stops short of the skin: the neck below the jaw and
+ * the upper forehead above the oval (MediaPipe's oval ends below the hairline, which otherwise leaves a
+ * visible line between retouched and untouched forehead). Candidates must match the facial skin in
+ * chroma (Cb/Cr) and, on the forehead, also in luminance so hair of a skin-like hue is not taken.
+ */
 function addNeckSkin(face: DetectedFace, roi: Roi, rgb: Float32Array[], hard: Plane): void {
   const [R, G, B] = rgb as [Float32Array, Float32Array, Float32Array];
-  let n = 0, mb = 0, mr = 0, sb = 0, sr = 0;
+  let n = 0, mb = 0, mr = 0, my = 0, sb = 0, sr = 0, sy = 0;
   for (let i = 0; i < hard.data.length; i++) {
     if (hard.data[i]! < 1) continue;
     const [cb, cr] = chroma(R[i]!, G[i]!, B[i]!);
-    n++; mb += cb; mr += cr; sb += cb * cb; sr += cr * cr;
+    const y = luma(R[i]!, G[i]!, B[i]!);
+    n++; mb += cb; mr += cr; my += y; sb += cb * cb; sr += cr * cr; sy += y * y;
   }
   if (n < 50) return;
-  mb /= n; mr /= n;
+  mb /= n; mr /= n; my /= n;
   const db = Math.max(3, Math.sqrt(Math.max(0, sb / n - mb * mb))), dr = Math.max(3, Math.sqrt(Math.max(0, sr / n - mr * mr)));
+  const dy = Math.max(8, Math.sqrt(Math.max(0, sy / n - my * my)));
   const { x, y, width: w, height: h } = face.box;
-  const yTop = Math.max(0, Math.floor(y + 0.75 * h - roi.y)), yBot = Math.min(roi.height, Math.ceil(y + 1.6 * h - roi.y));
-  const xL = Math.max(0, Math.floor(x + 0.05 * w - roi.x)), xR = Math.min(roi.width, Math.ceil(x + 0.95 * w - roi.x));
   const cand = createPlane(roi.width, roi.height);
-  for (let yy = yTop; yy < yBot; yy++) {
-    for (let xx = xL; xx < xR; xx++) {
-      const i = yy * roi.width + xx;
-      const [cb, cr] = chroma(R[i]!, G[i]!, B[i]!);
-      const d = ((cb - mb) / db) ** 2 + ((cr - mr) / dr) ** 2;
-      if (d < 4.5) cand.data[i] = 1;
+  const scan = (top: number, bottom: number, left: number, right: number, checkLuma: boolean): void => {
+    const y0 = Math.max(0, Math.floor(top - roi.y)), y1 = Math.min(roi.height, Math.ceil(bottom - roi.y));
+    const x0 = Math.max(0, Math.floor(left - roi.x)), x1 = Math.min(roi.width, Math.ceil(right - roi.x));
+    for (let yy = y0; yy < y1; yy++) {
+      for (let xx = x0; xx < x1; xx++) {
+        const i = yy * roi.width + xx;
+        const [cb, cr] = chroma(R[i]!, G[i]!, B[i]!);
+        let d = ((cb - mb) / db) ** 2 + ((cr - mr) / dr) ** 2;
+        if (checkLuma) d += ((luma(R[i]!, G[i]!, B[i]!) - my) / (1.5 * dy)) ** 2;
+        if (d < 4.5) cand.data[i] = 1;
+      }
     }
-  }
+  };
+  scan(y + 0.75 * h, y + 1.6 * h, x + 0.05 * w, x + 0.95 * w, false); // neck
+  scan(y - 0.25 * h, y + 0.2 * h, x + 0.15 * w, x + 0.85 * w, true); // upper forehead
   // majority filter drops speckle (clothing texture, hair strands) before the union
   const clean = boxFilter(cand.data, roi.width, roi.height, Math.max(1, 0.01 * w));
   for (let i = 0; i < clean.length; i++) if (clean[i]! > 0.6 && hard.data[i]! < 1) hard.data[i] = 1;
@@ -198,19 +211,20 @@ export function retouchFace(img: RgbImage, face: DetectedFace, params: RetouchPa
     const Yw = new Float32Array(n);
     for (let i = 0; i < n; i++) Yw[i] = luma(work[0][i]!, work[1][i]!, work[2][i]!);
     const Yb = gaussianBlur(Yw, w, h, Math.max(1, 0.015 * fw));
-    const [p50, p70, p95, p99] = weightedQuantiles(Yb, M, [0.5, 0.7, 0.95, 0.99]) as [number, number, number, number];
+    const [p50, p60, p95, p99] = weightedQuantiles(Yb, M, [0.5, 0.6, 0.95, 0.99]) as [number, number, number, number];
     for (let i = 0; i < n; i++) {
       const m = M[i]!;
       if (m < 0.02) continue;
       if (params.glow > 0) {
         const hl = smoothstep(p50, p95 + (255 - p95) * 0.3, Yb[i]!);
-        const lift = params.glow * m * (0.55 * hl + 0.08);
+        const lift = params.glow * m * (0.5 * hl + 0.05);
         for (let c = 0; c < 3; c++) work[c]![i] = work[c]![i]! + lift * (255 - work[c]![i]!);
       }
       if (params.matte > 0) {
-        const hl = smoothstep(p70, Math.max(p99, p70 + 1), Yb[i]!);
+        // a wide ramp (median → 99th percentile) so the shine cut never leaves a flat patch with an edge
+        const hl = smoothstep(p50, Math.max(p99, p50 + 1), Yb[i]!);
         const y = Math.max(1, Yw[i]!);
-        const k = (y - params.matte * hl * m * Math.max(0, y - p70)) / y;
+        const k = (y - params.matte * hl * m * Math.max(0, y - p60)) / y;
         for (let c = 0; c < 3; c++) work[c]![i] = work[c]![i]! * k;
       }
     }
