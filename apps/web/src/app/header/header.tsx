@@ -24,9 +24,10 @@ export function Header() {
     void navigate(`${path}${location.search}${location.hash}`);
   };
 
+  // Leave the page first so a signed-in-only page does not react to the cleared user.
   const logout = async () => {
+    await navigate(lp('/'));
     await signOut();
-    void navigate(lp('/'));
   };
 
   const credits = user ? (user.credits ?? DEFAULT_CREDITS_DISPLAY) : null;
