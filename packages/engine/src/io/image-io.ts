@@ -14,10 +14,6 @@ export interface RgbImage {
   height: number;
 }
 
-// sharp's own caches keep decoded tiles alive between jobs; a long-running worker prefers bounded memory.
-sharp.cache({ memory: 64, items: 20, files: 0 });
-sharp.concurrency(2);
-
 /**
  * Decodes JPEG/PNG/WebP bytes to RGB: EXIF orientation applied, alpha flattened on white, sRGB, metadata
  * dropped. Throws `NO_IMAGE_DECODE: …` for unreadable/truncated data and `IMAGE_TOO_LARGE: …` above
