@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -33,7 +33,6 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w-]{1,64}$/.test(given) ? given : randomUUID();
     },
-    requestIdLogLabel: 'reqId',
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -61,14 +60,19 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await registerFeatureRoutes(app, ctx);
 
   const dist = ctx.config.webDistDir;
-  const hasWeb = fs.existsSync(path.join(dist, 'index.html'));
-  if (hasWeb) {
-    await app.register(fastifyStatic, { root: dist, wildcard: false, index: false, maxAge: '1h' });
+  const hasDist = fs.existsSync(dist);
+  if (hasDist) {
+    // wildcard: files are looked up per request, so a rebuilt web app is served without a restart;
+    // a missing file falls through to the not-found handler below.
+    await app.register(fastifyStatic, { root: dist, index: false, maxAge: '1h' });
   }
+  const sendShell = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
+  if (hasDist) app.get('/', { schema: { hide: true } }, (_req, reply) => sendShell(reply));
   app.setNotFoundHandler((req, reply) => {
-    if (req.url.startsWith('/api/') || req.method !== 'GET' || !hasWeb) throw new AppError('NOT_FOUND');
-    // SPA fallback: every page route is served the app shell; assets with hashes are cached above.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    const isPage = req.method === 'GET' && !req.url.startsWith('/api/') && !req.url.startsWith('/assets/');
+    if (!isPage || !hasDist || !fs.existsSync(path.join(dist, 'index.html'))) throw new AppError('NOT_FOUND');
+    // SPA fallback: every page route gets the app shell (never cached, so a new build is picked up).
+    return sendShell(reply);
   });
   return app;
 }

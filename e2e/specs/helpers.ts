@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type Page } from '@playwright/test';
+
+export const ROOT = path.resolve(import.meta.dirname, '../..');
+export const FIXTURES = path.resolve(ROOT, '../shared/fixtures/portraits');
+export const SHOTS = path.join(ROOT, '.artifacts/screenshots');
+
+export function uniqueEmail(tag: string): string {
+  return `${tag}-${Date.now()}-${Math.random().toString(16).slice(2, 6)}@example.com`;
+}
+
+/** Signs up through the page and lands on /login (spec: a successful sign-up leads to login). */
+export async function signUp(page: Page, email: string, password: string, name = 'Tester') {
+  await page.goto('/signup');
+  await page.getByTestId('signup-name').fill(name);
+  await page.getByTestId('signup-email').fill(email);
+  await page.getByTestId('signup-password').fill(password);
+  await page.getByTestId('signup-submit').click();
+  await expect(page).toHaveURL(/\/login$/);
+}
+
+export async function logIn(page: Page, email: string, password: string) {
+  if (!/\/login$/.test(page.url())) await page.goto('/login');
+  await page.getByTestId('login-email').fill(email);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('header-balance')).toBeVisible();
+}
+
+export async function headerBalance(page: Page): Promise<number> {
+  const text = (await page.getByTestId('header-balance-value').textContent()) ?? '';
+  return Number(text.replace(/[^0-9]/g, ''));
+}
+
+export async function shot(page: Page, name: string) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}

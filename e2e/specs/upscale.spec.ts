@@ -1,0 +1,53 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, test } from '@playwright/test';
+import sharp from 'sharp';
+import { FIXTURES, headerBalance, logIn, shot, signUp, uniqueEmail } from './helpers';
+
+test('a signed-out visitor opening /upscale is sent to /login', async ({ page }) => {
+  await page.goto('/upscale');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('sign up, retouch obama_910x1137.jpg, see the comparison and history, download, and pay the shown cost', async ({ page }) => {
+  const email = uniqueEmail('upscale');
+  await signUp(page, email, 'password-1234');
+  await logIn(page, email, 'password-1234');
+  await page.goto('/upscale');
+  await expect(page.getByTestId('upscale-page')).toBeVisible();
+  // before any upload: the sample result with its badges
+  await expect(page.getByTestId('upscale-stage')).toHaveAttribute('data-state', 'sample');
+  const before = await headerBalance(page);
+  expect(before).toBe(300);
+
+  await page.getByTestId('upscale-file-input').setInputFiles(path.join(FIXTURES, 'obama_910x1137.jpg'));
+  await expect(page.getByTestId('upload-preview')).toBeVisible();
+  await expect(page.getByTestId('upload-dimensions')).toContainText('910');
+
+  // options: male / western → basic only; exclude lips; studio filter
+  await page.getByTestId('upscale-gender').click();
+  await page.getByRole('option', { name: /남성|Male/ }).click();
+  await page.getByTestId('upscale-ethnicity').click();
+  await page.getByRole('option', { name: /서양|Western/ }).click();
+  await page.getByTestId('upscale-exclude-lips').click();
+  await page.getByTestId('upscale-filter-studio').click();
+
+  const generate = page.getByTestId('upscale-generate');
+  await expect(generate).toBeEnabled({ timeout: 30_000 });
+  const cost = Number(((await page.getByTestId('upscale-cost').textContent()) ?? '').replace(/[^0-9]/g, ''));
+  expect(cost).toBe(80); // 910 + 1137 < 2500 at scale 1
+  await generate.click();
+  await expect(page.getByTestId('upscale-processing')).toBeVisible();
+  await expect(page.getByTestId('upscale-stage')).toHaveAttribute('data-state', 'completed', { timeout: 150_000 });
+  await expect(page.getByTestId('history-item').first()).toBeVisible();
+  await expect.poll(() => headerBalance(page), { timeout: 20_000 }).toBe(before - cost);
+  await shot(page, 'upscale-result-ko-1440');
+
+  const downloadPromise = page.waitForEvent('download');
+  await page.getByTestId('upscale-download').click();
+  const download = await downloadPromise;
+  const file = await download.path();
+  const meta = await sharp(fs.readFileSync(file)).metadata();
+  expect([meta.width, meta.height]).toEqual([910, 1137]);
+  expect(meta.format).toBe('jpeg');
+});
