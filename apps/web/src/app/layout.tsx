@@ -1,5 +1,6 @@
 import { Outlet, ScrollRestoration } from 'react-router';
 import { CommunityButton } from './community-button';
+import { DocumentTitle } from './document-title';
 import { Footer } from './footer';
 import { Header } from './header/header';
 import { LocaleSync } from './locale-sync';
@@ -11,6 +12,7 @@ export function Layout() {
   return (
     <div className="app-shell">
       <LocaleSync />
+      <DocumentTitle />
       <Header />
       <main className="app-main" id="main">
         <Outlet />
