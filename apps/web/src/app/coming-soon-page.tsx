@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLocale } from '../lib/use-locale';
+import { Icon } from '../components/ui/icons';
 
 /** A clean placeholder for pages built later, so navigation works in both languages. */
 export function ComingSoonPage({ titleKey }: { titleKey: string }) {
@@ -9,8 +10,8 @@ export function ComingSoonPage({ titleKey }: { titleKey: string }) {
   return (
     <div className="container page">
       <div className="center-screen card" data-testid="coming-soon">
-        <div className="emoji" aria-hidden="true">
-          🌱
+        <div className="emoji emoji-icon">
+          <Icon name="sprout" size={40} />
         </div>
         <h1>{t(titleKey)}</h1>
         <p style={{ color: 'var(--dw-muted)' }}>{t('comingSoon.body')}</p>

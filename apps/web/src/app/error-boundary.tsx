@@ -2,6 +2,7 @@ import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useRouteError } from 'react-router';
 import { currentLocale } from '../lib/i18n';
+import { Icon } from '../components/ui/icons';
 
 /** The global error screen of spec 000 §2: unexpected error, refresh and home buttons. */
 export function ErrorScreen() {
@@ -9,8 +10,8 @@ export function ErrorScreen() {
   const home = currentLocale() === 'en' ? '/en' : '/';
   return (
     <div className="center-screen" role="alert" data-testid="error-screen">
-      <div className="emoji" aria-hidden="true">
-        💧
+      <div className="emoji emoji-icon">
+        <Icon name="warning" size={40} />
       </div>
       <h1>{t('errorScreen.title')}</h1>
       <p>{t('errorScreen.body')}</p>

@@ -2,21 +2,22 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { DROPDOWN_CLOSE_DELAY_MS } from '@dewy/contracts';
+import { Icon, type IconName } from '../../components/ui/icons';
 import { useImageGenerationEnabled } from '../../lib/feature-flags';
 import { useLocale } from '../../lib/use-locale';
 
 interface Tool {
   path: string;
   key: 'upscale' | 'imageGeneration' | 'imageEdit' | 'faceEdit';
-  icon: string;
+  icon: IconName;
 }
 
 const BASE_TOOLS: Tool[] = [
-  { path: '/upscale', key: 'upscale', icon: '✨' },
-  { path: '/image-edit', key: 'imageEdit', icon: '🖌️' },
-  { path: '/face-edit', key: 'faceEdit', icon: '🙂' },
+  { path: '/upscale', key: 'upscale', icon: 'sparkle' },
+  { path: '/image-edit', key: 'imageEdit', icon: 'brush' },
+  { path: '/face-edit', key: 'faceEdit', icon: 'face' },
 ];
-const GENERATION: Tool = { path: '/image-generation', key: 'imageGeneration', icon: '🎨' };
+const GENERATION: Tool = { path: '/image-generation', key: 'imageGeneration', icon: 'palette' };
 
 /**
  * The AI-feature dropdown (spec 000 §2): hover opens it on pointer devices (closing 160 ms after the
@@ -94,8 +95,8 @@ export function AiMenu() {
         <div className="ai-menu-panel" role="menu" data-testid="ai-menu">
           {tools.map((tool) => (
             <Link key={tool.path} to={lp(tool.path)} className="ai-menu-item" role="menuitem" data-testid={`ai-menu-item-${tool.path.slice(1)}`}>
-              <span className="ai-menu-icon" aria-hidden="true">
-                {tool.icon}
+              <span className="ai-menu-icon">
+                <Icon name={tool.icon} size={20} />
               </span>
               <span className="ai-menu-text">
                 <span className="ai-menu-name">

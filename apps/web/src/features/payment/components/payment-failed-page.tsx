@@ -6,6 +6,7 @@ import { useSession } from '../../../lib/session';
 import { useLocale } from '../../../lib/use-locale';
 import { useCountdown } from '../hooks/use-countdown';
 import './payment.css';
+import { Icon } from '../../../components/ui/icons';
 
 const CAUSES = ['card', 'limit', 'network', 'cancelled'] as const;
 
@@ -19,8 +20,8 @@ export function PaymentFailedPage() {
   return (
     <div className="container page">
       <div className="payment-card card" data-testid="payment-failed">
-        <div className="emoji" aria-hidden="true">
-          ⚠️
+        <div className="emoji emoji-icon emoji-warn">
+          <Icon name="warning" size={44} />
         </div>
         <h1>{t('payment.failedTitle')}</h1>
         <dl className="payment-facts">

@@ -5,6 +5,7 @@ import { useSession } from '../../../lib/session';
 import { useLocale } from '../../../lib/use-locale';
 import { useCountdown } from '../hooks/use-countdown';
 import './payment.css';
+import { Icon } from '../../../components/ui/icons';
 
 /** Payment success page (spec 000 §2): e-mail, credits, plan; 5 s countdown to home; no user → /login. */
 export function PaymentSuccessPage() {
@@ -16,8 +17,8 @@ export function PaymentSuccessPage() {
   return (
     <div className="container page">
       <div className="payment-card card" data-testid="payment-success">
-        <div className="emoji" aria-hidden="true">
-          🎉
+        <div className="emoji emoji-icon">
+          <Icon name="check" size={44} />
         </div>
         <h1>{t('payment.successTitle')}</h1>
         <dl className="payment-facts">

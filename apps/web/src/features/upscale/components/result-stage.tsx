@@ -3,6 +3,7 @@ import { ComparisonSlider } from '../../../components/ui/comparison-slider';
 import sampleAfter from '../../../assets/samples/korean-makeup-after.svg';
 import sampleBefore from '../../../assets/samples/korean-makeup-before.svg';
 import type { UpscaleJobState } from '../hooks/use-upscale-job';
+import { Icon } from '../../../components/ui/icons';
 
 export interface ResultStageProps {
   job: UpscaleJobState;
@@ -51,8 +52,8 @@ export function ResultStage({ job, preview, downloading, onRetry, onFullscreen, 
     return (
       <div className="stage stage-message" data-testid="upscale-stage" data-state="failed">
         <div className="stage-failed" role="alert" data-testid="upscale-failed">
-          <span className="emoji" aria-hidden="true">
-            ⚠️
+          <span className="emoji emoji-icon emoji-warn">
+            <Icon name="warning" size={36} />
           </span>
           <p>{t(job.messageKey)}</p>
           <button type="button" className="btn btn-primary" onClick={onRetry} data-testid="upscale-retry">

@@ -74,7 +74,9 @@ export function UploadArea({ image, pendingPreview, uploading, disabled, onFile 
       ) : (
         <label htmlFor="upscale-file" className="upload-empty">
           <span className="upload-icon" aria-hidden="true">
-            ⬆
+            <svg viewBox="0 0 24 24" width="22" height="22" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+              <path d="M12 16V4M6 10l6-6 6 6M4 20h16" />
+            </svg>
           </span>
           <strong>{t('upscale.upload.title')}</strong>
           <span>{t('upscale.upload.hint')}</span>
