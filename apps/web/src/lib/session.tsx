@@ -39,6 +39,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const userRef = useRef<User | null>(user);
   const inFlight = useRef<Promise<User | null> | null>(null);
   const lastSyncAt = useRef(0);
+  // Bumped by sign-in, sign-out and expiry: a sync that started before one of them must not undo it.
+  const generation = useRef(0);
 
   const setUser = useCallback((next: User | null) => {
     userRef.current = next;
@@ -50,8 +52,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const runSync = useCallback((): Promise<User | null> => {
     if (inFlight.current) return inFlight.current;
     lastSyncAt.current = Date.now();
+    const startedIn = generation.current;
     const p = fetchAuthCheck()
       .then((res) => {
+        if (startedIn !== generation.current) return userRef.current;
         if (res.isAuthenticated && res.user) {
           setUser(res.user);
           return res.user;
@@ -115,6 +119,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     const onInvalid = (e: Event) => {
       const detail = (e as CustomEvent<AuthInvalidDetail>).detail;
+      generation.current += 1;
       setUser(null);
       setExpired({ open: true, message: detail?.message });
     };
@@ -124,6 +129,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     async (next: User) => {
+      if (inFlight.current) await inFlight.current;
+      generation.current += 1;
       setUser(next);
       setExpired({ open: false });
       return runSync();
@@ -137,6 +144,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     } catch (err) {
       console.warn('[session] logout call failed', err);
     }
+    generation.current += 1;
     setUser(null);
   }, [setUser]);
 
