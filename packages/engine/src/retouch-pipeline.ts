@@ -16,6 +16,7 @@ function validate(opts: RetouchOptions): void {
   if (opts.filterIndex !== 0 && opts.filterIndex !== 1) bad(`filterIndex must be 0 or 1, got ${String(opts.filterIndex)}`);
   if (!(opts.filterStrength >= 0 && opts.filterStrength <= 1)) bad(`filterStrength must be in [0, 1], got ${opts.filterStrength}`);
   if (opts.outputFormat !== 'jpg' && opts.outputFormat !== 'png') bad(`outputFormat must be jpg or png, got ${String(opts.outputFormat)}`);
+  if (opts.outputQuality !== undefined && !(Number.isFinite(opts.outputQuality) && opts.outputQuality >= 1 && opts.outputQuality <= 100)) bad(`outputQuality must be 1..100, got ${opts.outputQuality}`);
   if (opts.srModel && opts.srModel !== 'lsdir-compact-c3' && opts.srModel !== 'realesr-general-x4v3') bad(`unknown srModel ${String(opts.srModel)}`);
   if (!opts.exclude || typeof opts.exclude !== 'object') bad('exclude missing');
 }
