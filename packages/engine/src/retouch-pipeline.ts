@@ -40,7 +40,8 @@ export function buildExclusionMasks(plain: RgbImage, faces: FaceAnalysis, ex: Re
   }
   if (!any) return null;
   const fw = faces.faces[0]?.box.width ?? plain.width / 4;
-  return { hard, soft: featherOutside(hard, Math.max(1.5, 0.012 * fw)) };
+  // a wide outward ramp: an untouched nose or lip next to filtered skin reads as a patch with a short one
+  return { hard, soft: featherOutside(hard, Math.max(2, 0.03 * fw)) };
 }
 
 /**
