@@ -51,3 +51,26 @@ test('sign up, retouch obama_910x1137.jpg, see the comparison and history, downl
   expect([meta.width, meta.height]).toEqual([910, 1137]);
   expect(meta.format).toBe('jpeg');
 });
+
+test('upscale workspace screens at 390 and 1440 px in both languages', async ({ browser }) => {
+  const email = uniqueEmail('screens');
+  const setup = await browser.newPage();
+  await signUp(setup, email, 'password-1234');
+  await setup.close();
+  for (const width of [390, 1440]) {
+    for (const lang of ['ko', 'en'] as const) {
+      const context = await browser.newContext({ viewport: { width, height: 900 }, locale: lang === 'ko' ? 'ko-KR' : 'en-US' });
+      const page = await context.newPage();
+      await page.goto(lang === 'ko' ? '/login' : '/en/login');
+      await logIn(page, email, 'password-1234');
+      await page.goto(lang === 'ko' ? '/upscale' : '/en/upscale');
+      await expect(page.getByTestId('upscale-stage')).toHaveAttribute('data-state', /sample|completed/);
+      await page.waitForLoadState('networkidle');
+      await shot(page, `upscale-${lang}-${width}`);
+      if (width === 390) {
+        await expect(page.getByTestId('upscale-generate-bar')).toBeVisible();
+      }
+      await context.close();
+    }
+  }
+});
