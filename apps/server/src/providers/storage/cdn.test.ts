@@ -31,3 +31,10 @@ describe('rewriteToCdn', () => {
     expect(rewriteToCdn('ftp://dewy-prod.s3.ap-northeast-2.amazonaws.com/x', opts)).toBe('ftp://dewy-prod.s3.ap-northeast-2.amazonaws.com/x');
   });
 });
+
+describe('rewriteToCdn drops the storage port', () => {
+  it('a URL on localhost:5000 becomes the CDN host without the old port', () => {
+    const out = rewriteToCdn('http://localhost:5000/api/storage/file?key=u%2F1%2Fa.jpg&sig=x', { cdnDomain: 'cdn.example.com', storageHosts: ['localhost:5000'] });
+    expect(out).toBe('https://cdn.example.com/api/storage/file?key=u%2F1%2Fa.jpg&sig=x');
+  });
+});

@@ -30,7 +30,10 @@ export function rewriteToCdn(url: string, opts: CdnRewriteOptions): string {
   const hosts = new Set(opts.storageHosts.map((h) => h.trim().toLowerCase()).filter(Boolean));
   if (!hosts.has(u.host.toLowerCase())) return url;
   u.protocol = cdn.protocol;
-  u.host = cdn.host;
+  // Setting `host` without a port keeps the old port (WHATWG URL), so set name and port separately.
+  const [hostname, port = ''] = cdn.host.split(':');
+  u.hostname = hostname!;
+  u.port = port;
   return u.toString();
 }
 
