@@ -1,30 +1,24 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLocale } from '../lib/use-locale';
-import { Icon } from '../components/ui/icons';
+import { StatusCard } from '../components/ui/status-card';
 
 /** A clean placeholder for pages built later, so navigation works in both languages. */
 export function ComingSoonPage({ titleKey }: { titleKey: string }) {
   const { t } = useTranslation();
   const { lp } = useLocale();
   return (
-    <div className="container page">
-      <div className="center-screen card" data-testid="coming-soon">
-        <div className="emoji emoji-icon">
-          <Icon name="sprout" size={40} />
-        </div>
-        <h1>{t(titleKey)}</h1>
-        <p style={{ color: 'var(--dw-muted)' }}>{t('comingSoon.body')}</p>
-        <div style={{ display: 'flex', gap: 10, flexWrap: 'wrap', justifyContent: 'center' }}>
-          <Link className="btn btn-primary" to={lp('/upscale')}>
-            {t('comingSoon.tryRetouch')}
-          </Link>
-          <Link className="btn btn-secondary" to={lp('/')}>
-            {t('common.goHome')}
-          </Link>
-        </div>
+    <StatusCard className="center-screen" testId="coming-soon" icon="sprout" iconSize={40} title={t(titleKey)}>
+      <p style={{ color: 'var(--dw-muted)' }}>{t('comingSoon.body')}</p>
+      <div style={{ display: 'flex', gap: 10, flexWrap: 'wrap', justifyContent: 'center' }}>
+        <Link className="btn btn-primary" to={lp('/upscale')}>
+          {t('comingSoon.tryRetouch')}
+        </Link>
+        <Link className="btn btn-secondary" to={lp('/')}>
+          {t('common.goHome')}
+        </Link>
       </div>
-    </div>
+    </StatusCard>
   );
 }
 

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/toast';
 
-type Provider = 'google' | 'naver' | 'kakao';
+export type Provider = 'google' | 'naver' | 'kakao';
 
 const STYLES: Record<Provider, string> = { google: 'social-google', naver: 'social-naver', kakao: 'social-kakao' };
 
