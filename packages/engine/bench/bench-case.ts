@@ -6,8 +6,8 @@ import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { retouchImage } from '../src/index';
 import { decodeImage, resizeRgb } from '../src/io/image-io';
-import { upscaleEsrganSlim } from '../src/sr/esrgan-fallback';
 import { outputSize } from '../src/sr/super-resolution';
+import { createUpscalerJs } from './upscalerjs-baseline';
 
 interface CaseSpec { file: string; crop?: { size: number }; scale: number; lora: number; modelsDir: string; baseline: boolean }
 
@@ -44,10 +44,11 @@ const peakRssMb = Math.round(process.resourceUsage().maxRSS / 1024);
 let baseline: { srMs: number; cpuMs: number; peakRssMb: number } | null = null;
 if (spec.baseline && spec.scale > 1) {
   const img = await decodeImage(input);
-  await upscaleEsrganSlim(await decodeImage(warm), 2); // warm-up: load the tfjs model
+  const upscale = await createUpscalerJs();
+  await upscale(await decodeImage(warm)); // warm-up: load the tfjs model
   const t1 = performance.now();
   const c1 = process.cpuUsage();
-  const x2 = await upscaleEsrganSlim(img, 2);
+  const x2 = await upscale(img);
   const target = outputSize(img.width, img.height, spec.scale);
   await resizeRgb(x2, target.width, target.height);
   const c = process.cpuUsage(c1);

@@ -56,7 +56,7 @@ for (const r of results) {
 }
 console.log('\ntimes in ms; SR/rsz = super-resolution (ONNX 4xLSDIRCompactC3 ×4 + lanczos3) or plain lanczos3 at ×1;');
 console.log('cpu = CPU time of all threads for the whole job (≈ idle-machine wall time × cores used);');
-console.log('esrgan = UpscalerJS esrgan-slim ×2 (tfjs-wasm, 256 px tiles) + lanczos3 on the same input; ratio = esrgan / ONNX SR time.');
+console.log('esrgan = UpscalerJS 1.0 (`upscaler`) with esrgan-slim ×2 on tfjs-wasm, patchSize 256, padding 16, + lanczos3, same input; ratio = esrgan / ONNX SR time.');
 const okWall = crop.wallMs < 8000, okRss = crop.peakRssMb < 1536;
 console.log(`1024×1024 ×2: wall ${crop.wallMs} ms (target < 8000: ${okWall ? 'OK' : 'MISSED'}), CPU ${crop.cpuMs} ms, peak RSS ${crop.peakRssMb} MB (target < 1536: ${okRss ? 'OK' : 'MISSED'})`);
 const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
