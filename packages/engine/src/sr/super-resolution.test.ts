@@ -67,3 +67,14 @@ describe('super-resolution', () => {
     expect(await locateModel('lsdir-compact-c3', empty)).toBeNull();
   });
 });
+
+describe('SR input pixel budget', () => {
+  it('leaves small photos alone and reduces large ones no further than factor/4', async () => {
+    const { srInputScale } = await import('./super-resolution');
+    expect(srInputScale(512, 512, 2, 500_000)).toBe(1);
+    const s = srInputScale(1024, 1024, 2, 500_000);
+    expect(s).toBeCloseTo(Math.sqrt(500_000 / 1024 ** 2), 6);
+    expect(1024 * s * 1024 * s).toBeLessThanOrEqual(500_001);
+    expect(srInputScale(4000, 4000, 2, 500_000)).toBe(0.5); // floor: the ×4 model must still enlarge ×2
+  });
+});
