@@ -53,6 +53,7 @@ const EnvSchema = z.object({
   RETOUCH_ENGINE: z.enum(['local', 'runpod']).default('local'),
   RUNPOD_ENDPOINT_URL: z.string().url().optional(),
   RUNPOD_API_KEY: z.string().optional(),
+  RUNPOD_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
   MODELS_DIR: z.string().default('data/models'),
   ENGINE_THREADS: z.coerce.number().int().min(1).default(1),
   /** Run queue workers inside the API process (the embedded default). */
@@ -88,7 +89,7 @@ export interface AppConfig {
     s3: { bucket?: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
     cdnDomain?: string;
   };
-  engine: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string; runpodApiKey?: string; modelsDir: string; threads: number };
+  engine: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string; runpodApiKey?: string; runpodPollIntervalMs: number; modelsDir: string; threads: number };
   workers: { inProcess: boolean; concurrency: number; jobTimeoutSeconds: number };
   vendors: { imageGenerationConfigured: boolean };
 }
@@ -148,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       kind: e.RETOUCH_ENGINE,
       runpodEndpointUrl: e.RUNPOD_ENDPOINT_URL,
       runpodApiKey: e.RUNPOD_API_KEY,
+      runpodPollIntervalMs: e.RUNPOD_POLL_INTERVAL_MS,
       modelsDir: abs(e.MODELS_DIR),
       threads: e.ENGINE_THREADS,
     },

@@ -21,12 +21,12 @@ export interface TestApp {
  * A full API on a test database with a fake engine and a temporary data folder (no web build, quiet
  * logs, no in-process workers unless `workers: true`).
  */
-export async function createTestApp(kind: TestDatabaseKind, env: Record<string, string> = {}, opts: { workers?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(kind: TestDatabaseKind, env: Record<string, string> = {}, opts: { workers?: boolean; configuredEngine?: boolean } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dewy-test-'));
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'no-web'), LOG_LEVEL: 'silent', ...env });
   const database = await kind.open();
   const engine = createFakeEngine();
-  const ctx = await createContext(config, { engine, database });
+  const ctx = await createContext(config, { engine: opts.configuredEngine ? undefined : engine, database });
   const app = await buildApp(ctx, { logger: false });
   if (opts.workers) await ctx.queue.startWorkers({ concurrency: 1, pollingIntervalSeconds: 0.5 });
   return {

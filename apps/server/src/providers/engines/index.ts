@@ -11,6 +11,7 @@ export function createRetouchEngine(config: AppConfig): RetouchEngine {
       apiKey: config.engine.runpodApiKey!,
       timeoutMs: config.workers.jobTimeoutSeconds * 1000,
       imageBaseUrl: config.publicUrl,
+      pollIntervalMs: config.engine.runpodPollIntervalMs,
     });
   }
   return createLocalEngine({ modelsDir: config.engine.modelsDir, threads: config.engine.threads });

@@ -1,0 +1,77 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import sharp from 'sharp';
+import { loadConfig } from '../../config';
+import { TEST_DATABASES } from '../../../test/helpers/databases';
+import { startFakeRunpod, type FakeRunpod } from '../../../test/fakes/fake-runpod.server';
+import { makeJpeg, multipartBody } from '../../../test/helpers/images';
+import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
+import { getBalance } from '../../modules/credits/credits.service';
+import { createRetouchEngine } from './index';
+
+async function freePort(): Promise<number> {
+  const srv = net.createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as net.AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+describe('engine chosen by config', () => {
+  it('local by default, RunPod when configured, and refuses a RunPod set-up without its key', () => {
+    expect(createRetouchEngine(loadConfig({})).name).toBe('local');
+    expect(createRetouchEngine(loadConfig({ RETOUCH_ENGINE: 'runpod', RUNPOD_ENDPOINT_URL: 'https://api.runpod.ai/v2/abc', RUNPOD_API_KEY: 'k' })).name).toBe('runpod');
+    expect(() => loadConfig({ RETOUCH_ENGINE: 'runpod', RUNPOD_ENDPOINT_URL: 'https://api.runpod.ai/v2/abc' })).toThrow(/RUNPOD_API_KEY/);
+  });
+});
+
+describe('an upscale job through the RunPod adapter against a fake RunPod server', () => {
+  let fake: FakeRunpod;
+  let t: TestApp;
+  beforeAll(async () => {
+    fake = await startFakeRunpod({ apiKey: 'rp-secret', pollsBeforeDone: 1 });
+    const port = await freePort();
+    t = await createTestApp(
+      TEST_DATABASES[0]!,
+      { RETOUCH_ENGINE: 'runpod', RUNPOD_ENDPOINT_URL: fake.endpointUrl, RUNPOD_API_KEY: 'rp-secret', RUNPOD_POLL_INTERVAL_MS: '100', PUBLIC_URL: `http://127.0.0.1:${port}` },
+      { workers: true, configuredEngine: true },
+    );
+    await t.app.listen({ host: '127.0.0.1', port });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  it('sends the spec input with a fetchable signed image URL and stores the result; a FAILED job refunds', async () => {
+    const { app, ctx } = t;
+    expect(ctx.engine.name).toBe('runpod');
+    const { cookie, user } = await signUpAndLogin(app);
+    const mp = multipartBody('image', 'a.jpg', 'image/jpeg', await makeJpeg(400, 300));
+    const up = (await app.inject({ method: 'POST', url: '/api/image/upload-s3', headers: { cookie, ...mp.headers }, payload: mp.payload })).json();
+    const job = (await app.inject({ method: 'POST', url: '/api/runpod-upscale', headers: { cookie }, payload: { input: { image: up.imageUrl, scale_factor: 1.5, lora_index: 4, nose: true } } })).json();
+    let status: { status: string; imageUrl: string | null } = { status: 'processing', imageUrl: null };
+    for (let i = 0; i < 100 && status.status === 'processing'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      status = (await app.inject({ url: `/api/image/status/${job.jobId}`, headers: { cookie } })).json();
+    }
+    expect(status.status).toBe('completed');
+    const sent = [...fake.jobs.values()][0]!.input;
+    expect(sent).toMatchObject({ scale_factor: 1.5, lora_index: 4, nose: true, numImages: 1, output_format: 'jpg' });
+    expect(String(sent.image)).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/storage\/file\?/);
+    const result = await app.inject({ url: status.imageUrl! });
+    const meta = await sharp(result.rawPayload).metadata();
+    expect([meta.width, meta.height]).toEqual([600, 450]);
+    expect((await getBalance(ctx.database.db, user.id)).total).toBe(220);
+
+    fake.options.mode = 'fail';
+    const job2 = (await app.inject({ method: 'POST', url: '/api/runpod-upscale', headers: { cookie }, payload: { input: { image: up.imageUrl } } })).json();
+    let s2 = 'processing';
+    for (let i = 0; i < 100 && s2 === 'processing'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      s2 = (await app.inject({ url: `/api/image/status/${job2.jobId}`, headers: { cookie } })).json().status;
+    }
+    expect(s2).toBe('failed');
+    expect((await getBalance(ctx.database.db, user.id)).total).toBe(220);
+  });
+});
