@@ -1,6 +1,6 @@
 /**
  * One bench case in its own process (so peak RSS is per case): argv[2] = JSON
- * { file, crop?: {size}, scale, lora, modelsDir, baseline }. Prints one JSON line.
+ * { file, crop?: {size}, scale, lora, modelsDir, baseline, excludeHair? }. Prints one JSON line.
  */
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
@@ -9,7 +9,7 @@ import { decodeImage, resizeRgb } from '../src/io/image-io';
 import { outputSize } from '../src/sr/super-resolution';
 import { createUpscalerJs } from './upscalerjs-baseline';
 
-interface CaseSpec { file: string; crop?: { size: number }; scale: number; lora: number; modelsDir: string; baseline: boolean }
+interface CaseSpec { file: string; crop?: { size: number }; scale: number; lora: number; modelsDir: string; baseline: boolean; excludeHair?: boolean }
 
 const spec = JSON.parse(process.argv[2] ?? '{}') as CaseSpec;
 let input = await readFile(spec.file);
@@ -24,10 +24,11 @@ if (spec.crop) {
 }
 const opts = {
   loraIndex: spec.lora, scaleFactor: spec.scale, filterIndex: 0 as const, filterStrength: 0.01, filterPrompt: '',
-  exclude: { upperLip: false, lowerLip: false, leftEyebrow: false, rightEyebrow: false, nose: false, hair: false },
+  exclude: { upperLip: false, lowerLip: false, leftEyebrow: false, rightEyebrow: false, nose: false, hair: spec.excludeHair ?? false },
   outputFormat: 'jpg' as const, outputQuality: 100, seed: 1,
 };
-// warm-up on a small crop: loads face models and the ONNX session, as a long-lived pool worker would have
+// warm-up on a small crop: loads face models, the ONNX session (and the selfie matte model when hair is
+// excluded), as a long-lived pool worker would have
 const warm = await sharp(input).resize(160, 160, { fit: 'cover' }).jpeg().toBuffer();
 await retouchImage(warm, { ...opts, scaleFactor: spec.scale > 1 ? 2 : 1 }, { modelsDir: spec.modelsDir });
 
@@ -55,4 +56,4 @@ if (spec.baseline && spec.scale > 1) {
   baseline = { srMs: Math.round(performance.now() - t1), cpuMs: Math.round((c.user + c.system) / 1000), peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) };
 }
 const meta = await sharp(input).metadata();
-console.log(JSON.stringify({ input: { width: meta.width, height: meta.height }, output: { width: res.width, height: res.height }, faces: res.meta.faces, srModel: res.meta.srModel, fallback: res.meta.fallback, timingsMs: res.meta.timingsMs, wallMs, cpuMs, peakRssMb, baseline }));
+console.log(JSON.stringify({ input: { width: meta.width, height: meta.height }, output: { width: res.width, height: res.height }, faces: res.meta.faces, srModel: res.meta.srModel, fallback: res.meta.fallback, hairMask: res.meta.hairMask, timingsMs: res.meta.timingsMs, wallMs, cpuMs, peakRssMb, baseline }));

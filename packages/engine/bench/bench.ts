@@ -22,7 +22,7 @@ const caseScript = fileURLToPath(new URL('./bench-case.ts', import.meta.url));
 interface CaseResult {
   name: string; scale: number;
   input: { width: number; height: number }; output: { width: number; height: number };
-  faces: number; srModel: string; fallback: boolean; timingsMs: Record<string, number>; wallMs: number; cpuMs: number; peakRssMb: number;
+  faces: number; srModel: string; fallback: boolean; hairMask?: string; timingsMs: Record<string, number>; wallMs: number; cpuMs: number; peakRssMb: number;
   baseline: { srMs: number; cpuMs: number; peakRssMb: number } | null;
 }
 
@@ -45,6 +45,9 @@ for (const f of files) {
 process.stdout.write('running 1024×1024 crop ×2 …\n');
 const crop = await runCase('crop-1024 (obama3)', { file: path.join(fixtures, 'obama3_1434x2333.jpg'), crop: { size: 1024 }, scale: 2, lora: 2, modelsDir, baseline: true });
 results.push(crop);
+process.stdout.write('running 1024×1024 crop ×2 with the hair exclusion (selfie person matte) …\n');
+const cropHair = await runCase('crop-1024 (obama3) +hair', { file: path.join(fixtures, 'obama3_1434x2333.jpg'), crop: { size: 1024 }, scale: 2, lora: 2, modelsDir, baseline: false, excludeHair: true });
+results.push(cropHair);
 
 const pad = (s: string | number, n: number): string => String(s).padStart(n);
 const header = `${'case'.padEnd(40)} ${pad('in', 10)} ${pad('out', 10)} ${pad('decode', 7)} ${pad('faces', 6)} ${pad('SR/rsz', 7)} ${pad('masks', 6)} ${pad('retch', 6)} ${pad('encode', 7)} ${pad('wall', 7)} ${pad('cpu', 7)} ${pad('RSS MB', 7)} ${pad('esrgan', 7)} ${pad('ratio', 6)}`;
@@ -59,6 +62,7 @@ console.log('cpu = CPU time of all threads for the whole job (≈ idle-machine w
 console.log('esrgan = UpscalerJS 1.0 (`upscaler`) with esrgan-slim ×2 on tfjs-wasm, patchSize 256, padding 16, + lanczos3, same input; ratio = esrgan / ONNX SR time.');
 const okWall = crop.wallMs < 8000, okRss = crop.peakRssMb < 1536;
 console.log(`1024×1024 ×2: wall ${crop.wallMs} ms (target < 8000: ${okWall ? 'OK' : 'MISSED'}), CPU ${crop.cpuMs} ms, peak RSS ${crop.peakRssMb} MB (target < 1536: ${okRss ? 'OK' : 'MISSED'})`);
+console.log(`1024×1024 ×2 with hair excluded (hair mask: ${cropHair.hairMask ?? '?'}): wall ${cropHair.wallMs} ms, masks ${cropHair.timingsMs.masks ?? 0} ms, peak RSS ${cropHair.peakRssMb} MB`);
 const load = os.loadavg().map((x) => x.toFixed(2)).join(' ');
 console.log(`machine: ${os.cpus().length} cores, load average ${load} (other processes share these cores)`);
 const out = fileURLToPath(new URL('./results.json', import.meta.url));

@@ -44,6 +44,11 @@ export interface RetouchResult {
     srModel: string;
     /** True when the ONNX model file was missing and the esrgan-slim fallback ran. */
     fallback: boolean;
+    /**
+     * Hair mask used for the 'hair' exclusion: 'selfie' (person matte from the selfie segmentation model),
+     * 'heuristic' (colour fallback when that model cannot load), 'none' (hair not excluded or no face).
+     */
+    hairMask: 'selfie' | 'heuristic' | 'none';
     /** Wall time per stage in ms: decode, faces, resize, masks, retouch, composite, encode, total. */
     timingsMs: Record<string, number>;
   };

@@ -1,7 +1,9 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { analyzeFaces, scaleFaceAnalysis, type FaceAnalysis } from './face/face-analysis';
+import { decodeImage } from './io/image-io';
 import { buildHairMask } from './mask/hair-mask';
+import { personMatte } from './mask/person-matte';
 import type { Point } from './face/face-regions';
 import { rasterizeMask } from './mask/mask-raster';
 import { retouchImage } from './retouch-pipeline';
@@ -44,6 +46,7 @@ describe('retouchImage', () => {
     const [excluded, included] = await Promise.all([retouchImage(rose, opts, cfg), retouchImage(rose, { ...opts, exclude: baseOptions().exclude }, cfg)]);
     const w = Math.round(577 * factor), h = Math.round(880 * factor);
     expect([excluded.width, excluded.height]).toEqual([w, h]);
+    expect(excluded.meta.hairMask).toBe('none');
     // reference made independently with sharp: decode, EXIF-rotate, lanczos3 to the output size
     const ref = await sharp(rose).rotate().resize(w, h, { kernel: 'lanczos3', fit: 'fill', fastShrinkOnLoad: false }).removeAlpha().raw().toBuffer();
     const sx = w / roseFaces.width, sy = h / roseFaces.height;
@@ -69,11 +72,15 @@ describe('retouchImage', () => {
     const w = Math.round(577 * factor), h = Math.round(880 * factor);
     const ex = { upperLip: false, lowerLip: false, leftEyebrow: true, rightEyebrow: true, nose: true, hair: true };
     const res = await retouchImage(rose, baseOptions({ loraIndex: 4, scaleFactor: factor, filterIndex: 1, filterStrength: 1, filterPrompt: 'asle filter', exclude: ex }), cfg);
+    expect(res.meta.hairMask).toBe('selfie');
     const out = await rawRgb(res.bytes);
     const ref = await sharp(rose).rotate().resize(w, h, { kernel: 'lanczos3', fit: 'fill', fastShrinkOnLoad: false }).removeAlpha().raw().toBuffer();
     const faces = scaleFaceAnalysis(roseFaces, w, h);
     const r = faces.faces[0]!.regions;
-    const hair = buildHairMask({ data: new Uint8Array(ref), width: w, height: h }, faces.faces).data;
+    // the person matte as the pipeline makes it: from the decoded original, upscaled to the output size
+    const matte = await personMatte(await decodeImage(rose), w, h);
+    expect(matte).not.toBeNull();
+    const hair = buildHairMask({ data: new Uint8Array(ref), width: w, height: h }, faces.faces, matte).data;
     const regions = { brows: rasterizeMask(w, h, [r.leftEyebrow, r.rightEyebrow]).data, nose: rasterizeMask(w, h, [r.nose]).data, hair };
     for (const [name, m] of Object.entries(regions)) {
       let n = 0, s = 0;

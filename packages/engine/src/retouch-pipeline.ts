@@ -1,7 +1,8 @@
 import type { EngineConfig, RetouchOptions, RetouchResult } from './engine-types';
 import { analyzeFacesRgb, scaleFaceAnalysis, type FaceAnalysis } from './face/face-analysis';
 import { decodeImage, encodeImage, type RgbImage } from './io/image-io';
-import { buildHairMask } from './mask/hair-mask';
+import { buildHairMask, type HairMaskMethod } from './mask/hair-mask';
+import { personMatte } from './mask/person-matte';
 import { createPlane, featherOutside, fillPolygon, type Plane } from './mask/mask-raster';
 import { applyGrade, applyPpoyongFilter, applyStudioFilter } from './retouch/color-grade';
 import { filterKindOf, retouchParamsFor } from './retouch/retouch-params';
@@ -24,8 +25,10 @@ function validate(opts: RetouchOptions): void {
 /**
  * Hard mask (1 inside) of every excluded region at output size, and its soft companion that is exactly
  * 1 inside and feathers only outward — so excluded pixels are bit-exact copies of the plain resize.
+ * `matte` is the person matte at output size for the hair mask (null/undefined: colour heuristic); the
+ * hair's soft fringe (matte between the ramp's ends) blends partially through `soft`.
  */
-export function buildExclusionMasks(plain: RgbImage, faces: FaceAnalysis, ex: RetouchOptions['exclude']): { hard: Plane; soft: Plane } | null {
+export function buildExclusionMasks(plain: RgbImage, faces: FaceAnalysis, ex: RetouchOptions['exclude'], matte?: Plane | null): { hard: Plane; soft: Plane } | null {
   const hard = createPlane(plain.width, plain.height);
   let any = false;
   for (const f of faces.faces) {
@@ -33,15 +36,18 @@ export function buildExclusionMasks(plain: RgbImage, faces: FaceAnalysis, ex: Re
     const polys = [ex.upperLip && r.upperLip, ex.lowerLip && r.lowerLip, ex.leftEyebrow && r.leftEyebrow, ex.rightEyebrow && r.rightEyebrow, ex.nose && r.nose];
     for (const p of polys) if (p) { fillPolygon(hard, p); any = true; }
   }
+  let hair: Plane | null = null;
   if (ex.hair && faces.faces.length > 0) {
-    const hair = buildHairMask(plain, faces.faces);
-    for (let i = 0; i < hair.data.length; i++) if (hair.data[i]! > 0) hard.data[i] = 1;
+    hair = buildHairMask(plain, faces.faces, matte);
+    for (let i = 0; i < hair.data.length; i++) if (hair.data[i]! >= 1) hard.data[i] = 1;
     any = true;
   }
   if (!any) return null;
   const fw = faces.faces[0]?.box.width ?? plain.width / 4;
   // a wide outward ramp: an untouched nose or lip next to filtered skin reads as a patch with a short one
-  return { hard, soft: featherOutside(hard, Math.max(2, 0.03 * fw)) };
+  const soft = featherOutside(hard, Math.max(2, 0.03 * fw));
+  if (hair) for (let i = 0; i < hair.data.length; i++) if (hair.data[i]! > soft.data[i]!) soft.data[i] = hair.data[i]!;
+  return { hard, soft };
 }
 
 /**
@@ -74,7 +80,14 @@ export async function retouchImage(input: Buffer, opts: RetouchOptions, config: 
 
   progress('masks', 0);
   const faces = scaleFaceAnalysis(analysis, plain.width, plain.height);
-  const exclusion = buildExclusionMasks(plain, faces, opts.exclude);
+  let hairMask: HairMaskMethod | 'none' = 'none';
+  let matte: Plane | null = null;
+  if (opts.exclude.hair && faces.faces.length > 0) {
+    // the model sees a 256² copy anyway, so the decoded original is as good an input as the SR output
+    matte = await personMatte(original, plain.width, plain.height);
+    hairMask = matte ? 'selfie' : 'heuristic';
+  }
+  const exclusion = buildExclusionMasks(plain, faces, opts.exclude, matte);
   lap('masks');
 
   progress('retouch', 0);
@@ -119,6 +132,6 @@ export async function retouchImage(input: Buffer, opts: RetouchOptions, config: 
     format: opts.outputFormat,
     width: work.width,
     height: work.height,
-    meta: { faces: faces.faces.length, srModel: resized.srModel, fallback: resized.fallback, timingsMs: timings },
+    meta: { faces: faces.faces.length, srModel: resized.srModel, fallback: resized.fallback, hairMask, timingsMs: timings },
   };
 }

@@ -91,7 +91,7 @@ async function main(): Promise<number> {
       });
       const target = path.join(outDir, `${name.replace(/\.[^.]+$/, '')}.retouched.${res.format}`);
       await writeFile(target, res.bytes);
-      report.push(`${name} → ${path.relative(base, target)} ${res.width}×${res.height} faces=${res.meta.faces} sr=${res.meta.srModel}${res.meta.fallback ? ' (fallback)' : ''} ${res.meta.timingsMs.total} ms`);
+      report.push(`${name} → ${path.relative(base, target)} ${res.width}×${res.height} faces=${res.meta.faces} sr=${res.meta.srModel}${res.meta.fallback ? ' (fallback)' : ''}${res.meta.hairMask !== 'none' ? ` hair=${res.meta.hairMask}` : ''} ${res.meta.timingsMs.total} ms`);
     } catch (err) {
       failures++;
       report.push(`${name}: ${err instanceof Error ? err.message : String(err)}`);

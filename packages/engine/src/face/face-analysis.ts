@@ -38,10 +38,12 @@ const DETECT_MAX_SIDE = 1280;
 
 // Minimal structural types for the parts of Human we use (its d.ts lives behind the exports map).
 interface HumanFaceResult { score: number; mesh: number[][] }
-interface HumanTensor { dispose(): void }
-interface HumanLike {
+export interface HumanTensor { dispose(): void; shape: number[]; data(): Promise<ArrayLike<number>> }
+export interface HumanLike {
   load(): Promise<void>;
   detect(input: HumanTensor): Promise<{ face: HumanFaceResult[] }>;
+  /** Runs the configured segmentation model; with mode 'alpha' returns an int32 [h, w, 1] tensor 0..255, or null. */
+  segmentation(input: HumanTensor, config: { segmentation: { enabled: boolean; modelPath: string; mode: 'alpha' } }): Promise<HumanTensor | null>;
   tf: { tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): HumanTensor };
 }
 
@@ -96,7 +98,8 @@ async function createHuman(): Promise<HumanLike> {
   return human;
 }
 
-function getHuman(): Promise<HumanLike> {
+/** The shared Human instance (tfjs-wasm backend), created and face models loaded on first use. */
+export function getHuman(): Promise<HumanLike> {
   humanPromise ??= createHuman().catch((err: unknown) => {
     humanPromise = undefined;
     throw new Error(`FACE_MODEL_LOAD: ${err instanceof Error ? err.message : String(err)}`);

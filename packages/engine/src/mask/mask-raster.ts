@@ -124,10 +124,33 @@ export function dilate(plane: Plane, r: number): Plane {
  */
 export function featherOutside(hard: Plane, radius: number): Plane {
   if (radius < 1) return { ...hard, data: new Float32Array(hard.data) };
-  const grown = dilate(hard, radius * 0.5);
-  const soft = gaussianBlur(grown.data, hard.width, hard.height, radius * 0.5);
-  for (let i = 0; i < soft.length; i++) soft[i] = hard.data[i]! >= 1 ? 1 : Math.min(1, soft[i]!);
-  return { data: soft, width: hard.width, height: hard.height };
+  const { width, height } = hard;
+  // work only on the bounding box of the hard region plus the blurs' reach (masks are usually small)
+  let x0 = width, y0 = height, x1 = -1, y1 = -1;
+  for (let y = 0; y < height; y++) {
+    const row = y * width;
+    for (let x = 0; x < width; x++) {
+      if (hard.data[row + x]! >= 1) { if (x < x0) x0 = x; if (x > x1) x1 = x; if (y < y0) y0 = y; if (y > y1) y1 = y; }
+    }
+  }
+  const out = createPlane(width, height);
+  if (x1 < 0) return out;
+  const rb = Math.max(1, Math.round((Math.sqrt(radius * radius + 1) - 1) / 2));
+  const reach = Math.round(radius * 0.5) + 3 * rb + 2;
+  x0 = Math.max(0, x0 - reach); y0 = Math.max(0, y0 - reach);
+  x1 = Math.min(width - 1, x1 + reach); y1 = Math.min(height - 1, y1 + reach);
+  const cw = x1 - x0 + 1, ch = y1 - y0 + 1;
+  const crop = createPlane(cw, ch);
+  for (let y = 0; y < ch; y++) crop.data.set(hard.data.subarray((y0 + y) * width + x0, (y0 + y) * width + x0 + cw), y * cw);
+  const grown = dilate(crop, radius * 0.5);
+  const soft = gaussianBlur(grown.data, cw, ch, radius * 0.5);
+  for (let y = 0; y < ch; y++) {
+    for (let x = 0; x < cw; x++) {
+      const i = (y0 + y) * width + x0 + x;
+      out.data[i] = hard.data[i]! >= 1 ? 1 : Math.min(1, soft[y * cw + x]!);
+    }
+  }
+  return out;
 }
 
 /** Feathered mask (both sides of the edge), e.g. for the skin region. */

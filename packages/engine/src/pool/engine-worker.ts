@@ -1,9 +1,11 @@
 import type { RetouchOptions, RetouchResult } from '../engine-types';
 import { warmUpFaceModels } from '../face/face-analysis';
+import { warmUpPersonMatte } from '../mask/person-matte';
 import { retouchImage } from '../retouch-pipeline';
 
-// Load the face models as soon as the worker starts so the first job does not pay ~1–2 s for it.
-warmUpFaceModels().catch(() => undefined);
+// Load the face models (then the selfie matte model) as soon as the worker starts so the first job does
+// not pay ~1–2 s for it.
+warmUpFaceModels().then(warmUpPersonMatte).catch(() => undefined);
 
 /** Message a pool worker receives; the input arrives as a transferred Uint8Array. */
 export interface EngineTask {
