@@ -23,6 +23,9 @@ export function SessionExpiredModal() {
       title={t('session.expiredTitle')}
       description={expired.message || t('session.expired')}
       testId="session-expired-modal"
+      // One way out, as 000 §2 says: 'Log in again'. Not dismissible, so nothing on the page below
+      // (a redirect to /login autofocusing its field) can close it by taking focus.
+      dismissible={false}
       closeLabel={t('common.close')}
       actions={
         <button type="button" className="btn btn-primary" onClick={relogin} data-testid="session-expired-login">

@@ -121,7 +121,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const detail = (e as CustomEvent<AuthInvalidDetail>).detail;
       generation.current += 1;
       setUser(null);
-      setExpired({ open: true, message: detail?.message });
+      // The first expiry explains it; later 401s of calls already in flight (sent without the cookie
+      // the server just cleared: 'please log in') must not replace that message.
+      setExpired((prev) => (prev.open ? prev : { open: true, message: detail?.message }));
     };
     window.addEventListener(AUTH_INVALID_EVENT, onInvalid);
     return () => window.removeEventListener(AUTH_INVALID_EVENT, onInvalid);

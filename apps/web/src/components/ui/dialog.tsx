@@ -29,7 +29,8 @@ export function Dialog({ open, onOpenChange, title, description, children, actio
           onEscapeKeyDown={(e) => {
             if (!dismissible) e.preventDefault();
           }}
-          onPointerDownOutside={(e) => {
+          onInteractOutside={(e) => {
+            // Covers pointer-down and focus moving outside (e.g. an autofocused field on the page below).
             if (!dismissible) e.preventDefault();
           }}
         >
