@@ -28,13 +28,25 @@ export function buildHairMask(img: RgbImage, faces: readonly DetectedFace[], mat
   return mask;
 }
 
-function addHairFromMatte(img: RgbImage, matte: Plane, face: DetectedFace, out: Plane): void {
+/**
+ * The window searched for hair around one face (px, clamped to the image): 0.8 face widths left, 1.8
+ * right of the box origin, `above` face heights above it and 2.2 below (long hair). Null when tiny.
+ */
+function headWindow(img: RgbImage, face: DetectedFace, above: number) {
   const { x, y, width: w, height: h } = face.box;
   const x0 = Math.max(0, Math.floor(x - 0.8 * w)), x1 = Math.min(img.width, Math.ceil(x + 1.8 * w));
-  const y0 = Math.max(0, Math.floor(y - 1.0 * h)), y1 = Math.min(img.height, Math.ceil(y + 2.2 * h));
+  const y0 = Math.max(0, Math.floor(y - above * h)), y1 = Math.min(img.height, Math.ceil(y + 2.2 * h));
   const rw = x1 - x0, rh = y1 - y0;
-  if (rw < 4 || rh < 4) return;
+  if (rw < 4 || rh < 4) return null;
   const off: Point = [x0, y0];
+  return { x0, y0, x1, y1, rw, rh, off };
+}
+
+function addHairFromMatte(img: RgbImage, matte: Plane, face: DetectedFace, out: Plane): void {
+  const win = headWindow(img, face, 1.0);
+  if (!win) return;
+  const { x0, y0, rw, rh, off } = win;
+  const { x, y, width: w, height: h } = face.box;
   const oval = createPlane(rw, rh);
   fillPolygon(oval, face.regions.faceOval, 1, 'max', off);
   const cut = dilate(oval, 0.02 * w);
@@ -159,13 +171,11 @@ const dist = (a: readonly number[], b: readonly number[]): number => Math.hypot(
  * Writes a hard 0/1 mask.
  */
 function addHair(img: RgbImage, face: DetectedFace, out: Plane): void {
-  const { x, y, width: w, height: h } = face.box;
-  const x0 = Math.max(0, Math.floor(x - 0.8 * w)), x1 = Math.min(img.width, Math.ceil(x + 1.8 * w));
   // long hair falls well below the chin; flood-fill connectivity keeps the window's extra area honest
-  const y0 = Math.max(0, Math.floor(y - 0.9 * h)), y1 = Math.min(img.height, Math.ceil(y + 2.2 * h));
-  const rw = x1 - x0, rh = y1 - y0;
-  if (rw < 4 || rh < 4) return;
-  const off: Point = [x0, y0];
+  const win = headWindow(img, face, 0.9);
+  if (!win) return;
+  const { x0, y0, x1, y1, rw, rh, off } = win;
+  const { x, y, width: w, height: h } = face.box;
   const oval = createPlane(rw, rh);
   fillPolygon(oval, face.regions.faceOval, 1, 'max', off);
 

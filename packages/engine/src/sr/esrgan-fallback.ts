@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type * as TF from '@tensorflow/tfjs';
 import type { RgbImage } from '../io/image-io';
+import { tileGrid } from './tile-grid';
 
 // Required through CommonJS on purpose: @vladmandic/human's wasm build requires tfjs-core the same way,
 // so both share one tfjs engine and one wasm backend instance.
@@ -75,35 +76,28 @@ export async function upscaleEsrganSlim(img: RgbImage, scale: 2 | 4, onTile?: (d
   const model = await loadModel(scale);
   const W = img.width, H = img.height, OW = W * scale;
   const out = new Uint8Array(W * scale * H * scale * 3);
-  const tilesX = Math.ceil(W / FALLBACK_TILE), tilesY = Math.ceil(H / FALLBACK_TILE);
+  const tiles = tileGrid(W, H, FALLBACK_TILE, OVERLAP);
   let done = 0;
-  for (let ty = 0; ty < tilesY; ty++) {
-    for (let tx = 0; tx < tilesX; tx++) {
-      const cx0 = tx * FALLBACK_TILE, cy0 = ty * FALLBACK_TILE;
-      const cx1 = Math.min(W, cx0 + FALLBACK_TILE), cy1 = Math.min(H, cy0 + FALLBACK_TILE);
-      const rx0 = Math.max(0, cx0 - OVERLAP), ry0 = Math.max(0, cy0 - OVERLAP);
-      const rx1 = Math.min(W, cx1 + OVERLAP), ry1 = Math.min(H, cy1 + OVERLAP);
-      const tw = rx1 - rx0, th = ry1 - ry0;
-      const buf = new Float32Array(tw * th * 3);
-      for (let y = 0; y < th; y++) {
-        const o = ((ry0 + y) * W + rx0) * 3;
-        for (let k = 0; k < tw * 3; k++) buf[y * tw * 3 + k] = img.data[o + k]!;
-      }
-      const data = tf.tidy(() => {
-        const x = tf.tensor4d(buf, [1, th, tw, 3]);
-        return (model.predict(x) as TF.Tensor).clipByValue(0, 255);
-      });
-      const vals = (await data.data()) as Float32Array;
-      data.dispose();
-      const ow = tw * scale;
-      const ox0 = (cx0 - rx0) * scale, oy0 = (cy0 - ry0) * scale, cw = (cx1 - cx0) * scale, ch = (cy1 - cy0) * scale;
-      for (let y = 0; y < ch; y++) {
-        const s = ((oy0 + y) * ow + ox0) * 3;
-        const d = ((cy0 * scale + y) * OW + cx0 * scale) * 3;
-        for (let k = 0; k < cw * 3; k++) out[d + k] = Math.round(vals[s + k]!);
-      }
-      onTile?.(++done, tilesX * tilesY);
+  for (const { cx0, cy0, cx1, cy1, rx0, ry0, tw, th } of tiles) {
+    const buf = new Float32Array(tw * th * 3);
+    for (let y = 0; y < th; y++) {
+      const o = ((ry0 + y) * W + rx0) * 3;
+      for (let k = 0; k < tw * 3; k++) buf[y * tw * 3 + k] = img.data[o + k]!;
     }
+    const data = tf.tidy(() => {
+      const x = tf.tensor4d(buf, [1, th, tw, 3]);
+      return (model.predict(x) as TF.Tensor).clipByValue(0, 255);
+    });
+    const vals = (await data.data()) as Float32Array;
+    data.dispose();
+    const ow = tw * scale;
+    const ox0 = (cx0 - rx0) * scale, oy0 = (cy0 - ry0) * scale, cw = (cx1 - cx0) * scale, ch = (cy1 - cy0) * scale;
+    for (let y = 0; y < ch; y++) {
+      const s = ((oy0 + y) * ow + ox0) * 3;
+      const d = ((cy0 * scale + y) * OW + cx0 * scale) * 3;
+      for (let k = 0; k < cw * 3; k++) out[d + k] = Math.round(vals[s + k]!);
+    }
+    onTile?.(++done, tiles.length);
   }
   return { data: out, width: OW, height: H * scale };
 }

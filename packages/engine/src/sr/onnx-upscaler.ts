@@ -2,6 +2,7 @@ import * as ort from 'onnxruntime-node';
 import type { RgbImage } from '../io/image-io';
 import { fromHalf, toHalf } from './half-float';
 import type { ManifestEntry } from './model-registry';
+import { tileGrid } from './tile-grid';
 
 /** Tile edge (input pixels) and overlap: whole-image inference on a 1024 px input needs > 1.5 GB. */
 export const SR_TILE = 256;
@@ -37,53 +38,47 @@ export async function upscaleOnnx(img: RgbImage, file: string, entry: ManifestEn
   const s = entry.scale;
   const W = img.width, H = img.height, OW = W * s, OH = H * s;
   const out = new Uint8Array(OW * OH * 3);
-  const tilesX = Math.ceil(W / SR_TILE), tilesY = Math.ceil(H / SR_TILE);
+  const tiles = tileGrid(W, H, SR_TILE, SR_OVERLAP);
   let done = 0;
-  for (let ty = 0; ty < tilesY; ty++) {
-    for (let tx = 0; tx < tilesX; tx++) {
-      const cx0 = tx * SR_TILE, cy0 = ty * SR_TILE;
-      const cx1 = Math.min(W, cx0 + SR_TILE), cy1 = Math.min(H, cy0 + SR_TILE);
-      const rx0 = Math.max(0, cx0 - SR_OVERLAP), ry0 = Math.max(0, cy0 - SR_OVERLAP);
-      const rx1 = Math.min(W, cx1 + SR_OVERLAP), ry1 = Math.min(H, cy1 + SR_OVERLAP);
-      const tw = rx1 - rx0, th = ry1 - ry0, plane = tw * th;
-      const f32 = new Float32Array(3 * plane);
-      for (let y = 0; y < th; y++) {
-        let o = ((ry0 + y) * W + rx0) * 3;
-        for (let x = 0, i = y * tw; x < tw; x++, i++, o += 3) {
-          f32[i] = img.data[o]! / 255;
-          f32[plane + i] = img.data[o + 1]! / 255;
-          f32[2 * plane + i] = img.data[o + 2]! / 255;
-        }
+  for (const { cx0, cy0, cx1, cy1, rx0, ry0, tw, th } of tiles) {
+    const plane = tw * th;
+    const f32 = new Float32Array(3 * plane);
+    for (let y = 0; y < th; y++) {
+      let o = ((ry0 + y) * W + rx0) * 3;
+      for (let x = 0, i = y * tw; x < tw; x++, i++, o += 3) {
+        f32[i] = img.data[o]! / 255;
+        f32[plane + i] = img.data[o + 1]! / 255;
+        f32[2 * plane + i] = img.data[o + 2]! / 255;
       }
-      let input: ort.Tensor;
-      if (entry.dtype === 'float16') {
-        const u16 = new Uint16Array(f32.length);
-        for (let i = 0; i < f32.length; i++) u16[i] = toHalf(f32[i]!);
-        input = new ort.Tensor('float16', u16, [1, 3, th, tw]);
-      } else {
-        input = new ort.Tensor('float32', f32, [1, 3, th, tw]);
-      }
-      const result = await session.run({ [entry.input]: input });
-      const t = result[entry.output];
-      if (!t) throw new Error(`SR_FAILED: model output '${entry.output}' missing`);
-      const raw = t.data as Float32Array | Uint16Array;
-      const half = entry.dtype === 'float16';
-      const ow = tw * s, oplane = ow * th * s;
-      // copy only the core (without the overlap context) into the output
-      const ox0 = (cx0 - rx0) * s, oy0 = (cy0 - ry0) * s, cw = (cx1 - cx0) * s, ch = (cy1 - cy0) * s;
-      for (let y = 0; y < ch; y++) {
-        const srow = (oy0 + y) * ow + ox0;
-        let d = ((cy0 * s + y) * OW + cx0 * s) * 3;
-        for (let x = 0; x < cw; x++, d += 3) {
-          for (let c = 0; c < 3; c++) {
-            const v = half ? fromHalf((raw as Uint16Array)[c * oplane + srow + x]!) : (raw as Float32Array)[c * oplane + srow + x]!;
-            out[d + c] = Math.round((v < 0 ? 0 : v > 1 ? 1 : v) * 255);
-          }
-        }
-      }
-      t.dispose?.();
-      onTile?.(++done, tilesX * tilesY);
     }
+    let input: ort.Tensor;
+    if (entry.dtype === 'float16') {
+      const u16 = new Uint16Array(f32.length);
+      for (let i = 0; i < f32.length; i++) u16[i] = toHalf(f32[i]!);
+      input = new ort.Tensor('float16', u16, [1, 3, th, tw]);
+    } else {
+      input = new ort.Tensor('float32', f32, [1, 3, th, tw]);
+    }
+    const result = await session.run({ [entry.input]: input });
+    const t = result[entry.output];
+    if (!t) throw new Error(`SR_FAILED: model output '${entry.output}' missing`);
+    const raw = t.data as Float32Array | Uint16Array;
+    const half = entry.dtype === 'float16';
+    const ow = tw * s, oplane = ow * th * s;
+    // copy only the core (without the overlap context) into the output
+    const ox0 = (cx0 - rx0) * s, oy0 = (cy0 - ry0) * s, cw = (cx1 - cx0) * s, ch = (cy1 - cy0) * s;
+    for (let y = 0; y < ch; y++) {
+      const srow = (oy0 + y) * ow + ox0;
+      let d = ((cy0 * s + y) * OW + cx0 * s) * 3;
+      for (let x = 0; x < cw; x++, d += 3) {
+        for (let c = 0; c < 3; c++) {
+          const v = half ? fromHalf((raw as Uint16Array)[c * oplane + srow + x]!) : (raw as Float32Array)[c * oplane + srow + x]!;
+          out[d + c] = Math.round((v < 0 ? 0 : v > 1 ? 1 : v) * 255);
+        }
+      }
+    }
+    t.dispose?.();
+    onTile?.(++done, tiles.length);
   }
   return { data: out, width: OW, height: OH };
 }
