@@ -3,6 +3,7 @@ import { buildApp } from './app';
 import { closeContext, createContext } from './bootstrap';
 import { recoverStuckJobs } from './modules/upscale/upscale.service';
 import { purgeExpiredSessions } from './modules/auth/session.service';
+import { purgeLoginAttempts } from './modules/auth/auth.service';
 
 /**
  * Entry point of the API (and, by default, the in-process workers): `npm start`.
@@ -22,6 +23,7 @@ async function main() {
   const housekeeping = setInterval(() => {
     recoverStuckJobs(ctx, { singleOwner: false, maxAgeMs }).catch((err) => app.log.error({ err }, 'recovery failed'));
     purgeExpiredSessions(ctx.database.db, config.session).catch((err) => app.log.error({ err }, 'session purge failed'));
+    purgeLoginAttempts(ctx.database.db, config.loginLimits.windowMs).catch((err) => app.log.error({ err }, 'login-attempt purge failed'));
   }, 60_000);
   housekeeping.unref();
 

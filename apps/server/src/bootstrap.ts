@@ -38,7 +38,7 @@ export async function createContext(config: AppConfig, overrides: { engine?: Ret
       s3: config.storage.driver === 's3' ? { ...config.storage.s3, bucket: config.storage.s3.bucket! } : undefined,
     });
     const engine = overrides.engine ?? createRetouchEngine(config);
-    const ctx = { config, database, secret, storage, engine } as Omit<AppContext, 'queue'> as AppContext;
+    const ctx = { config, database, storage, engine } as Omit<AppContext, 'queue'> as AppContext;
     const jobs: JobDefinition<z.ZodType>[] = [upscaleJob(ctx) as unknown as JobDefinition<z.ZodType>];
     ctx.queue = await createJobQueue(database, jobs);
     return ctx;

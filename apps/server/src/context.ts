@@ -8,8 +8,6 @@ import type { RetouchEngine } from './providers/engines/retouch-engine';
 export interface AppContext {
   config: AppConfig;
   database: Database;
-  /** Secret for HMAC signatures (signed URLs). */
-  secret: string;
   storage: StorageProvider;
   queue: JobQueue;
   /** The retouch/upscale engine chosen by config (local CPU or RunPod). */

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
-import { creditLedger, sessions, users } from '../../db/schema';
+import { creditLedger, loginAttempts, sessions, users } from '../../db/schema';
+import { purgeLoginAttempts } from './auth.service';
 
 describe.each(TEST_DATABASES)('accounts and sessions on $name', (kind) => {
   let t: TestApp;
@@ -107,6 +108,18 @@ describe.each(TEST_DATABASES)('accounts and sessions on $name', (kind) => {
     const limited = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
     expect(limited.statusCode).toBe(429);
     expect(limited.json().code).toBe('RATE_LIMITED');
+  });
+
+  it('login attempts older than the window are purged; recent ones stay', async () => {
+    const db = t.ctx.database.db;
+    await db.insert(loginAttempts).values([
+      { emailNormalized: 'old@example.com', ip: '10.0.0.1', succeeded: 0, createdAt: new Date(Date.now() - 3_600_000) },
+      { emailNormalized: 'new@example.com', ip: '10.0.0.1', succeeded: 0 },
+    ]);
+    await purgeLoginAttempts(db, 15 * 60_000);
+    const left = (await db.select().from(loginAttempts)).map((r) => r.emailNormalized);
+    expect(left).toContain('new@example.com');
+    expect(left).not.toContain('old@example.com');
   });
 
   it('state-changing requests from a foreign Origin are refused', async () => {

@@ -1,4 +1,4 @@
-import { and, count, eq, gt } from 'drizzle-orm';
+import { and, count, eq, gt, lt } from 'drizzle-orm';
 import type { LoginRequest, RegisterRequest } from '@dewy/contracts';
 import type { DbOrTx } from '../../db/client';
 import { loginAttempts, users, type UserRow } from '../../db/schema';
@@ -46,6 +46,11 @@ export async function registerUser(db: DbOrTx, input: RegisterRequest, opts: Reg
     if (isUniqueViolation(err)) throw new AppError('EMAIL_TAKEN');
     throw err;
   }
+}
+
+/** Deletes login attempts older than the rate-limit window; they no longer count (run periodically). */
+export async function purgeLoginAttempts(db: DbOrTx, windowMs: number): Promise<void> {
+  await db.delete(loginAttempts).where(lt(loginAttempts.createdAt, new Date(Date.now() - windowMs)));
 }
 
 export interface LoginLimits {

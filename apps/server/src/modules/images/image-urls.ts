@@ -17,15 +17,7 @@ export async function viewUrl(ctx: AppContext, key: string, opts: { ttlSeconds?:
     expiresInSeconds: opts.ttlSeconds ?? UPLOAD_LIMITS.viewUrlTtlSeconds,
     downloadFilename: opts.downloadFilename,
   });
-  return rewriteToCdn(url, { cdnDomain: ctx.config.storage.cdnDomain, storageHosts: storageHosts(ctx) });
-}
-
-function storageHosts(ctx: AppContext): string[] {
-  const hosts = [new URL(ctx.config.publicUrl).host];
-  const s3 = ctx.config.storage.s3;
-  if (s3.endpoint) hosts.push(new URL(s3.endpoint).host);
-  if (s3.bucket) hosts.push(`${s3.bucket}.s3.${s3.region}.amazonaws.com`, `${s3.bucket}.s3.amazonaws.com`);
-  return hosts;
+  return rewriteToCdn(url, { cdnDomain: ctx.config.storage.cdnDomain, storageHosts: ctx.storage.storageHosts });
 }
 
 /**

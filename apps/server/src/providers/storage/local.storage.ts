@@ -187,6 +187,7 @@ export function createLocalStorage(opts: LocalStorageOptions): LocalStorage {
 
   return {
     kind: 'local',
+    storageHosts: /^https?:\/\//i.test(base) ? [new URL(base).host] : [],
     rootDir,
 
     async put(key, body, contentType) {

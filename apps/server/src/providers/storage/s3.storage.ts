@@ -24,19 +24,11 @@ export interface S3StorageOptions {
   /** Static credentials; when unset the SDK's default chain (env, profile, role) applies. */
   accessKeyId?: string;
   secretAccessKey?: string;
-  /**
-   * CDN origin in front of the bucket, e.g. `https://img.dewy.example`. Kept for the core to pass to
-   * `rewriteToCdn` (cdn.ts); presigned URLs are signed for the storage host and stay so here.
-   */
-  cdnBaseUrl?: string;
 }
 
 export interface S3Storage extends StorageProvider {
   readonly kind: 's3';
   readonly bucket: string;
-  /** Host names of direct storage URLs this adapter hands out (for `rewriteToCdn`). */
-  readonly storageHosts: string[];
-  readonly cdnBaseUrl?: string;
 }
 
 /**
@@ -72,7 +64,6 @@ export function createS3Storage(opts: S3StorageOptions): S3Storage {
     kind: 's3',
     bucket: Bucket,
     storageHosts,
-    ...(opts.cdnBaseUrl ? { cdnBaseUrl: opts.cdnBaseUrl } : {}),
 
     async put(key, body, contentType) {
       assertValidKey(key);

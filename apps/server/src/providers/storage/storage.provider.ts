@@ -28,6 +28,8 @@ export interface SignedGetParams {
 
 export interface StorageProvider {
   readonly kind: 'local' | 's3';
+  /** Hosts (`host[:port]`) of the URLs this store hands out; empty when they are relative. Used for CDN rewriting. */
+  readonly storageHosts: string[];
   put(key: string, body: Buffer, contentType: string): Promise<void>;
   /** The object's bytes; throws AppError('NOT_FOUND') when missing. */
   get(key: string): Promise<Buffer>;
