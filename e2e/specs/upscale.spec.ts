@@ -50,6 +50,12 @@ test('sign up, retouch obama_910x1137.jpg, see the comparison and history, downl
   const meta = await sharp(fs.readFileSync(file)).metadata();
   expect([meta.width, meta.height]).toEqual([910, 1137]);
   expect(meta.format).toBe('jpeg');
+
+  // switching language keeps the page (same route under /en): the result stays on screen
+  await page.getByTestId('lang-en').click();
+  await expect(page).toHaveURL(/\/en\/upscale$/);
+  await expect(page.getByTestId('upscale-stage')).toHaveAttribute('data-state', 'completed');
+  await expect(page.getByTestId('upscale-download')).toHaveText(/Download/);
 });
 
 test('upscale workspace screens at 390 and 1440 px in both languages', async ({ browser }) => {

@@ -16,7 +16,7 @@ const soon = (titleKey: string) => <ComingSoonPage titleKey={titleKey} />;
 // The workspace (Radix controls, upload and polling code) loads only for signed-in visitors.
 const UpscalePage = lazyPage(() => import('../features/upscale/components/upscale-page').then((m) => ({ default: m.UpscalePage })));
 
-/** Every page; mounted at the root and again under /en (spec 000 §2). */
+/** Every page; each path also answers under /en (spec 000 §2) through the optional `en?` segment below. */
 function pageRoutes(): RouteObject[] {
   return [
     { index: true, element: <LandingPage /> },
@@ -64,6 +64,8 @@ export const router = createBrowserRouter([
     path: '/',
     element: <Layout />,
     errorElement: <RouteErrorScreen />,
-    children: [{ path: 'en', children: pageRoutes() }, ...pageRoutes()],
+    // One route tree for both languages: /upscale and /en/upscale are the same route, so switching
+    // language re-renders a page in place instead of remounting it (a shown result or upload stays).
+    children: [{ path: 'en?', children: pageRoutes() }],
   },
 ]);
