@@ -50,6 +50,9 @@ export default defineConfig({
       NODE_ENV: 'production',
       MODELS_DIR: process.env.MODELS_DIR ?? (fs.existsSync(sharedModels) ? sharedModels : path.join(ROOT, 'data/models')),
       LOGIN_MAX_FAILURES_PER_IP: '1000',
+      // every spec signs up from 127.0.0.1; the limits themselves are tested in apps/server
+      SIGNUP_MAX_PER_IP: '1000',
+      SIGNUP_MAX_PER_DOMAIN: '1000',
     },
   },
 });

@@ -25,6 +25,10 @@ test('sign up, see the balance, switch language, log out, log in, and see the se
   await expect(page.getByTestId('header-balance')).toHaveCount(0);
   await logIn(page, email, password);
   expect(await headerBalance(page)).toBe(300);
+  // Login leads to /upscale: let its history call finish first. A call still in flight after the
+  // server-side logout below would meet the expiry (and show the modal) before the reload this test is
+  // about. (Not 'networkidle': the job event stream is a request that never ends.)
+  await expect(page.getByTestId('upscale-history')).toContainText('아직 보정한 사진이 없습니다.');
 
   // the session is deleted on the server while the browser keeps its cookie
   const cookies = await context.cookies();

@@ -12,11 +12,16 @@ test('the ≥ 4000 px rule blocks generation with a dialog, the cost follows the
   await expect(page.getByTestId('upscale-generate')).toBeEnabled({ timeout: 30_000 });
   // at ×1: 1434 + 2333 = 3767 → 100 + 5 × 12 = 160 credits
   await expect(page.getByTestId('upscale-cost')).toContainText('160');
+  // the slider marks this photo's largest allowed factor and explains the rule before any click
+  await expect(page.getByTestId('upscale-scale-limit')).toHaveAttribute('data-value', '1');
+  await expect(page.getByTestId('upscale-scale-limit')).toContainText('×1.0');
+  await expect(page.getByTestId('upscale-scale-hint')).toContainText('×1.0');
 
   const thumb = page.getByTestId('upscale-scale').getByRole('slider');
   await thumb.focus();
   await thumb.press('ArrowRight'); // ×1.1 → 1577 + 2566 = 4143 ≥ 4000
   await expect(page.getByTestId('upscale-scale-value')).toContainText('1.1');
+  await expect(page.getByTestId('upscale-scale-hint')).toContainText('4143'); // explained before the click
   await page.getByTestId('upscale-generate').click();
   await expect(page.getByTestId('upscale-blocked-dialog')).toBeVisible();
   await page.keyboard.press('Escape');

@@ -56,6 +56,16 @@ test('sign up, retouch obama_910x1137.jpg, see the comparison and history, downl
   await expect(page).toHaveURL(/\/en\/upscale$/);
   await expect(page.getByTestId('upscale-stage')).toHaveAttribute('data-state', 'completed');
   await expect(page.getByTestId('upscale-download')).toHaveText(/Download/);
+
+  // after a reload the workspace shows the last result, its photo and the options it was made with
+  await page.reload();
+  await expect(page.getByTestId('upscale-stage')).toHaveAttribute('data-state', 'completed');
+  await expect(page.getByTestId('upscale-gender')).toHaveText(/^Male/);
+  await expect(page.getByTestId('upscale-ethnicity')).toHaveText(/^Western/);
+  await expect(page.getByTestId('upscale-exclude-lips')).toHaveAttribute('data-state', 'checked');
+  await expect(page.getByTestId('upscale-filter-studio')).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByTestId('upload-dimensions')).toContainText('910');
+  await expect(page.locator('[data-testid="history-item"].is-selected')).toHaveCount(1);
 });
 
 test('upscale workspace screens at 390 and 1440 px in both languages', async ({ browser }) => {
@@ -71,7 +81,8 @@ test('upscale workspace screens at 390 and 1440 px in both languages', async ({ 
       await logIn(page, email, 'password-1234');
       await page.goto(lang === 'ko' ? '/upscale' : '/en/upscale');
       await expect(page.getByTestId('upscale-stage')).toHaveAttribute('data-state', /sample|completed/);
-      await page.waitForLoadState('networkidle');
+      // (Not 'networkidle': the job event stream is a request that never ends.)
+      await page.waitForFunction(() => Array.from(document.images).every((i) => i.complete));
       await shot(page, `upscale-${lang}-${width}`);
       if (width === 390) {
         await expect(page.getByTestId('upscale-generate-bar')).toBeVisible();

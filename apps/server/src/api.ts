@@ -1,9 +1,7 @@
 import { loadConfig } from './config';
 import { buildApp } from './app';
 import { closeContext, createContext } from './bootstrap';
-import { recoverStuckJobs } from './modules/upscale/upscale.service';
-import { purgeExpiredSessions } from './modules/auth/session.service';
-import { purgeLoginAttempts } from './modules/auth/auth.service';
+import { recoverAtStart, startHousekeeping } from './housekeeping';
 
 /**
  * Entry point of the API (and, by default, the in-process workers): `npm start`.
@@ -15,24 +13,17 @@ async function main() {
   const config = loadConfig();
   const ctx = await createContext(config);
   const app = await buildApp(ctx);
-  const singleOwner = ctx.database.kind === 'pglite';
-  const maxAgeMs = (config.workers.jobTimeoutSeconds + 120) * 1000;
-  const recovered = await recoverStuckJobs(ctx, { singleOwner, maxAgeMs });
-  if (recovered.length) app.log.warn({ recovered }, 'failed and refunded jobs left behind by a crash');
+  const recovered = await recoverAtStart(ctx);
+  if (recovered.length) ctx.log.warn({ recovered }, 'failed and refunded jobs left behind by a crash');
   if (config.workers.inProcess) await ctx.queue.startWorkers({ concurrency: config.workers.concurrency });
-  const housekeeping = setInterval(() => {
-    recoverStuckJobs(ctx, { singleOwner: false, maxAgeMs }).catch((err) => app.log.error({ err }, 'recovery failed'));
-    purgeExpiredSessions(ctx.database.db, config.session).catch((err) => app.log.error({ err }, 'session purge failed'));
-    purgeLoginAttempts(ctx.database.db, config.loginLimits.windowMs).catch((err) => app.log.error({ err }, 'login-attempt purge failed'));
-  }, 60_000);
-  housekeeping.unref();
+  const stopHousekeeping = startHousekeeping(ctx);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down');
-    clearInterval(housekeeping);
+    ctx.log.info({ signal }, 'shutting down');
+    stopHousekeeping();
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
     await app.close();

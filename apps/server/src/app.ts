@@ -2,32 +2,41 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import type { DestinationStream } from 'pino';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { fastifyTrustProxy, type AppConfig } from './config';
 import type { AppContext } from './context';
 import { AppError } from './lib/app-error';
 import { installErrorHandler } from './lib/error-handler';
+import { installSecurityHeaders, webCacheControl } from './lib/http-headers';
+import { createLogger } from './lib/logger';
 import { installOriginGuard } from './lib/origin-guard';
-import { authRoutes } from './modules/auth/auth.routes';
-import { flagsRoutes } from './modules/flags/flags.routes';
-import { registerFeatureRoutes } from './modules/routes';
+import { registerRateLimit } from './lib/rate-limit';
+import { registerRoutes } from './routes';
 
 export interface BuildAppOptions {
-  /** Pino logger options, or false to silence (tests). */
-  logger?: boolean | Record<string, unknown>;
+  /**
+   * false silences the log (tests); otherwise the level (default LOG_LEVEL) and destination (default
+   * stdout; tests pass an in-memory stream). The redaction of lib/log-redaction.ts always applies.
+   */
+  logger?: false | { level?: string; stream?: DestinationStream };
 }
 
 /**
- * Builds the Fastify instance: cookies, zod validation and serialisation, OpenAPI at /api/docs, the
- * error handler, the Origin guard, every route module, and the built web app with SPA fallback.
+ * Builds the Fastify instance: security headers, a log that never holds secrets, cookies, zod
+ * validation and serialisation, OpenAPI at /api/docs, the error handler, the Origin guard, every route
+ * module, and the built web app with SPA fallback (shell `no-cache`, hashed assets immutable).
  */
 export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? { level: ctx.config.logLevel },
-    trustProxy: ctx.config.trustProxy,
+    ...(opts.logger === false
+      ? { logger: false }
+      : { loggerInstance: opts.logger ? createLogger({ logLevel: (opts.logger.level ?? ctx.config.logLevel) as AppConfig['logLevel'] }, { stream: opts.logger.stream }) : ctx.log }),
+    trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -35,6 +44,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     },
   }).withTypeProvider<ZodTypeProvider>();
 
+  // First, so that every answer (errors and 404s included) carries the headers.
+  await installSecurityHeaders(app, { storageHosts: ctx.storage.storageHosts, cdnDomain: ctx.config.storage.cdnDomain });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (req, reply) => {
@@ -55,21 +66,26 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
-  await app.register(authRoutes(ctx));
-  await app.register(flagsRoutes(ctx));
-  await registerFeatureRoutes(app, ctx);
+  await registerRateLimit(app, ctx.database.db); // before the routes: they opt in with config.rateLimit
+  await registerRoutes(app, ctx);
 
   const dist = ctx.config.webDistDir;
   const hasDist = fs.existsSync(dist);
   if (hasDist) {
     // wildcard: files are looked up per request, so a rebuilt web app is served without a restart;
     // a missing file falls through to the not-found handler below.
-    await app.register(fastifyStatic, { root: dist, index: false, maxAge: '1h' });
+    // Cache-Control per file (webCacheControl): send's own header would give the shell a max-age too.
+    await app.register(fastifyStatic, {
+      root: dist,
+      index: false,
+      cacheControl: false,
+      setHeaders: (res, filePath) => res.setHeader('cache-control', webCacheControl(path.relative(dist, filePath))),
+    });
   }
-  const sendShell = (reply: FastifyReply) => reply.header('cache-control', 'no-cache').sendFile('index.html');
+  const sendShell = (reply: FastifyReply) => reply.sendFile('index.html');
   if (hasDist) app.get('/', { schema: { hide: true } }, (_req, reply) => sendShell(reply));
   app.setNotFoundHandler((req, reply) => {
-    const isPage = req.method === 'GET' && !req.url.startsWith('/api/') && !req.url.startsWith('/assets/');
+    const isPage = (req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith('/api/') && !req.url.startsWith('/assets/');
     if (!isPage || !hasDist || !fs.existsSync(path.join(dist, 'index.html'))) throw new AppError('NOT_FOUND');
     // SPA fallback: every page route gets the app shell (never cached, so a new build is picked up).
     return sendShell(reply);

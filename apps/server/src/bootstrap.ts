@@ -1,15 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config';
-import type { AppContext } from './context';
+import type { AppContext, AppServices } from './context';
 import { openDatabase, type Database } from './db/client';
-import { createJobQueue, type JobDefinition } from './jobs/queue';
-import { upscaleJob } from './modules/upscale/upscale.job';
+import { JOB_SCHEMAS, type JobSchemas } from './jobs/job-map';
+import { createJobQueue, type JobHandlers } from './jobs/queue';
+import { createLogger } from './lib/logger';
+import { createJobEventBus } from './modules/tool-jobs/job-events';
+import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
+import { toolJobHandler } from './modules/tool-jobs/tool-jobs.handler';
 import { createRetouchEngine } from './providers/engines';
 import type { RetouchEngine } from './providers/engines/retouch-engine';
 import { createStorageProvider } from './providers/storage';
-import type { z } from 'zod';
+import { TOOLS } from './tools';
 
 /**
  * The HMAC secret for signed URLs: APP_SECRET, else one generated once and kept in DATA_DIR/secret
@@ -23,13 +28,34 @@ export function loadSecret(config: AppConfig): string {
   return fs.readFileSync(file, 'utf8').trim();
 }
 
+/** What tests may replace: the engine, the database, the tool list with its job names, the logger. */
+export interface ContextOverrides {
+  engine?: RetouchEngine;
+  database?: Database;
+  tools?: readonly ToolDefinition[];
+  jobSchemas?: JobSchemas;
+  log?: FastifyBaseLogger;
+}
+
+/** One handler per tool, keyed by the tool's job name (the kernel's generic handler). */
+function toolHandlers(services: AppServices): JobHandlers {
+  const handlers: JobHandlers = {};
+  for (const tool of services.tools) {
+    if (handlers[tool.jobName]) throw new Error(`two tools share the job name ${tool.jobName}`);
+    Object.assign(handlers, { [tool.jobName]: toolJobHandler(services, tool, services.log) });
+  }
+  return handlers;
+}
+
 /**
- * Opens everything the API and the workers share: database (migrated), storage, engine and the job
- * queue with every job registered. `overrides` lets tests inject an engine.
+ * Opens everything the API and the workers share: database (migrated), storage, engine, job events
+ * and the job queue with a handler for every tool. The worker refuses to start when a declared job
+ * name has no tool (see createJobQueue).
  */
-export async function createContext(config: AppConfig, overrides: { engine?: RetouchEngine; database?: Database } = {}): Promise<AppContext> {
+export async function createContext(config: AppConfig, overrides: ContextOverrides = {}): Promise<AppContext> {
   const database = overrides.database ?? (await openDatabase(config.database));
   try {
+    const log = overrides.log ?? createLogger(config);
     const secret = loadSecret(config);
     const localBase = config.storage.cdnDomain ? config.publicUrl : '';
     const storage = createStorageProvider({
@@ -37,20 +63,30 @@ export async function createContext(config: AppConfig, overrides: { engine?: Ret
       local: { rootDir: config.storage.filesDir, secret, publicBaseUrl: localBase },
       s3: config.storage.driver === 's3' ? { ...config.storage.s3, bucket: config.storage.s3.bucket! } : undefined,
     });
-    const engine = overrides.engine ?? createRetouchEngine(config);
-    const ctx = { config, database, storage, engine } as Omit<AppContext, 'queue'> as AppContext;
-    const jobs: JobDefinition<z.ZodType>[] = [upscaleJob(ctx) as unknown as JobDefinition<z.ZodType>];
-    ctx.queue = await createJobQueue(database, jobs);
-    return ctx;
+    const services: AppServices = {
+      config,
+      database,
+      storage,
+      engine: overrides.engine ?? createRetouchEngine(config),
+      events: createJobEventBus(database, { onError: (err) => log.warn({ err }, 'job event delivery failed') }),
+      tools: overrides.tools ?? TOOLS,
+      log,
+    };
+    const queue = await createJobQueue(database, overrides.jobSchemas ?? JOB_SCHEMAS, toolHandlers(services), {
+      defaultExpireInSeconds: config.workers.jobTimeoutSeconds,
+      log,
+    });
+    return { ...services, queue };
   } catch (err) {
     await database.close();
     throw err;
   }
 }
 
-/** Closes the context in dependency order: queue (lets running jobs finish), engine, database. */
+/** Closes the context in dependency order: queue (lets running jobs finish), events, engine, database. */
 export async function closeContext(ctx: AppContext, opts: { graceful?: boolean } = {}): Promise<void> {
   await ctx.queue.stop({ graceful: opts.graceful ?? true, timeoutMs: 20_000 }).catch(() => {});
+  await ctx.events.close().catch(() => {});
   await ctx.engine.close().catch(() => {});
   await ctx.database.close();
 }

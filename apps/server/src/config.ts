@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -10,6 +11,41 @@ import { z } from 'zod';
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+const isProxyAddress = (v: string) => {
+  if (PROXY_RANGE_NAMES.has(v)) return true;
+  const [addr = '', bits, ...rest] = v.split('/');
+  if (rest.length) return false;
+  const family = isIP(addr);
+  if (!family) return false;
+  if (bits === undefined) return true;
+  const n = Number(bits);
+  return /^\d+$/.test(bits) && n <= (family === 4 ? 32 : 128);
+};
+
+/**
+ * TRUST_PROXY: which hops may set X-Forwarded-For/-Proto/-Host. `false`/`0` (default): none, the socket
+ * address is the client. `true`: exactly one hop — the address our one reverse proxy appended (the
+ * rightmost X-Forwarded-For entry) is the client; entries a client wrote to the left are ignored. `<n>`:
+ * n proxies in a chain. A hop count trusts whoever connects, so the port must be reachable only through
+ * the proxy. A comma-separated list of addresses/CIDRs (or loopback, linklocal, uniquelocal): trust hops
+ * from those addresses only, which also holds when the port is reachable directly. Never Fastify's
+ * `trustProxy: true` (every hop), which lets a client choose its own address by sending X-Forwarded-For.
+ */
+const trustProxySchema = z
+  .string()
+  .trim()
+  .transform((v, c): false | number | string[] => {
+    if (['', 'false', 'no', '0'].includes(v)) return false;
+    if (['true', 'yes'].includes(v)) return 1;
+    if (/^\d+$/.test(v)) return Number(v);
+    const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+    if (list.length && list.every(isProxyAddress)) return list;
+    c.addIssue({ code: 'custom', message: 'expected false, true, a hop count or a comma-separated list of IP addresses/CIDRs' });
+    return z.NEVER;
+  });
 
 export const REPO_ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -32,10 +68,23 @@ const EnvSchema = z.object({
   SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
   /** Secure cookies: 'auto' = when the request arrived over https (trustProxy honours X-Forwarded-Proto). */
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
-  TRUST_PROXY: bool.default(false),
+  TRUST_PROXY: trustProxySchema.default(false),
+  /** Login throttling (ADR 008): free failures per (e-mail, IP) and per (e-mail, device cookie). */
   LOGIN_MAX_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(5),
+  /** Free failures per client IP (IPv6: per /64) across all e-mails. */
   LOGIN_MAX_FAILURES_PER_IP: z.coerce.number().int().positive().default(20),
+  /** Free failures per e-mail from clients without a device cookie, across all IPs (distributed guessing). */
+  LOGIN_MAX_UNTRUSTED_FAILURES_PER_ACCOUNT: z.coerce.number().int().positive().default(20),
+  /** A counter is forgotten this long after its last failure (and never while its delay runs). */
   LOGIN_WINDOW_MINUTES: z.coerce.number().positive().default(15),
+  /** Past a budget, the k-th further failure makes the next attempt wait base·2^k seconds, capped. */
+  LOGIN_DELAY_BASE_SECONDS: z.coerce.number().positive().default(1),
+  LOGIN_DELAY_MAX_SECONDS: z.coerce.number().positive().default(900),
+  /** Sign-up limits (ADR 008): accounts per client IP per window, and a burst cap per e-mail domain. */
+  SIGNUP_MAX_PER_IP: z.coerce.number().int().positive().default(5),
+  SIGNUP_IP_WINDOW_MINUTES: z.coerce.number().positive().default(60),
+  SIGNUP_MAX_PER_DOMAIN: z.coerce.number().int().positive().default(20),
+  SIGNUP_DOMAIN_WINDOW_MINUTES: z.coerce.number().positive().default(10),
   WELCOME_CREDITS: z.coerce.number().int().min(0).default(300),
   /** Where the built web app lives; served with SPA fallback when present. */
   WEB_DIST_DIR: z.string().default('apps/web/dist'),
@@ -55,6 +104,8 @@ const EnvSchema = z.object({
   RUNPOD_API_KEY: z.string().optional(),
   RUNPOD_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
   MODELS_DIR: z.string().default('data/models'),
+  /** Largest input (px) the ×4 super-resolution model runs on; larger photos are reduced first (decision 005). */
+  SR_MAX_INPUT_PIXELS: z.coerce.number().int().min(65_536).default(500_000),
   ENGINE_THREADS: z.coerce.number().int().min(1).default(1),
   /** Run queue workers inside the API process (the embedded default). */
   RUN_WORKERS: bool.default(true),
@@ -68,6 +119,39 @@ const EnvSchema = z.object({
 
 export type Env = z.infer<typeof EnvSchema>;
 
+/**
+ * Fastify's `trustProxy` for `AppConfig.trustProxy`. Fastify 5.12 refuses a plain hop count (it trusts
+ * nothing then), so `n` becomes the function "the first n hops from the socket inward are proxies".
+ */
+export function fastifyTrustProxy(tp: AppConfig['trustProxy']): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof tp === 'number') return tp > 0 ? (_address, hop) => hop < tp : false;
+  return tp;
+}
+
+/** Login throttling knobs (docs/decisions/008-login-and-signup-throttling.md). Counts are failures; times are ms. */
+export interface LoginLimits {
+  /** Free failures per (e-mail, IP) and per (e-mail, device cookie). */
+  perAccount: number;
+  /** Free failures per client IP across e-mails. */
+  perIp: number;
+  /** Free failures per e-mail from clients without a valid device cookie, across IPs. */
+  perAccountUntrusted: number;
+  /** A counter is forgotten this long after its last failure. */
+  windowMs: number;
+  /** First delay once a budget is spent; doubles with each further failure. */
+  delayBaseMs: number;
+  /** Upper bound of the delay. */
+  delayMaxMs: number;
+}
+
+/** Sign-up rate limits (docs/decisions/008-login-and-signup-throttling.md). */
+export interface SignupLimits {
+  perIp: number;
+  ipWindowMs: number;
+  perDomain: number;
+  domainWindowMs: number;
+}
+
 export interface AppConfig {
   env: Env['NODE_ENV'];
   host: string;
@@ -79,8 +163,10 @@ export interface AppConfig {
   database: { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string; poolMax: number };
   appSecret?: string;
   session: { idleMs: number; absoluteMs: number; cookieSecure: 'auto' | boolean };
-  trustProxy: boolean;
-  loginLimits: { perAccount: number; perIp: number; windowMs: number };
+  /** Fastify `trustProxy`: false, a hop count, or trusted proxy addresses/CIDRs (never `true`). */
+  trustProxy: false | number | string[];
+  loginLimits: LoginLimits;
+  signupLimits: SignupLimits;
   welcomeCredits: number;
   webDistDir: string;
   storage: {
@@ -89,7 +175,7 @@ export interface AppConfig {
     s3: { bucket?: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
     cdnDomain?: string;
   };
-  engine: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string; runpodApiKey?: string; runpodPollIntervalMs: number; modelsDir: string; threads: number };
+  engine: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string; runpodApiKey?: string; runpodPollIntervalMs: number; modelsDir: string; threads: number; srMaxInputPixels: number };
   workers: { inProcess: boolean; concurrency: number; jobTimeoutSeconds: number };
   vendors: { imageGenerationConfigured: boolean };
 }
@@ -129,7 +215,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       cookieSecure: e.COOKIE_SECURE === 'auto' ? 'auto' : e.COOKIE_SECURE === 'true',
     },
     trustProxy: e.TRUST_PROXY,
-    loginLimits: { perAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT, perIp: e.LOGIN_MAX_FAILURES_PER_IP, windowMs: e.LOGIN_WINDOW_MINUTES * 60_000 },
+    loginLimits: {
+      perAccount: e.LOGIN_MAX_FAILURES_PER_ACCOUNT,
+      perIp: e.LOGIN_MAX_FAILURES_PER_IP,
+      perAccountUntrusted: e.LOGIN_MAX_UNTRUSTED_FAILURES_PER_ACCOUNT,
+      windowMs: e.LOGIN_WINDOW_MINUTES * 60_000,
+      delayBaseMs: e.LOGIN_DELAY_BASE_SECONDS * 1000,
+      delayMaxMs: Math.max(e.LOGIN_DELAY_MAX_SECONDS, e.LOGIN_DELAY_BASE_SECONDS) * 1000,
+    },
+    signupLimits: {
+      perIp: e.SIGNUP_MAX_PER_IP,
+      ipWindowMs: e.SIGNUP_IP_WINDOW_MINUTES * 60_000,
+      perDomain: e.SIGNUP_MAX_PER_DOMAIN,
+      domainWindowMs: e.SIGNUP_DOMAIN_WINDOW_MINUTES * 60_000,
+    },
     welcomeCredits: e.WELCOME_CREDITS,
     webDistDir: abs(e.WEB_DIST_DIR),
     storage: {
@@ -152,6 +251,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       runpodPollIntervalMs: e.RUNPOD_POLL_INTERVAL_MS,
       modelsDir: abs(e.MODELS_DIR),
       threads: e.ENGINE_THREADS,
+      srMaxInputPixels: e.SR_MAX_INPUT_PIXELS,
     },
     workers: { inProcess: e.RUN_WORKERS, concurrency: e.WORKER_CONCURRENCY, jobTimeoutSeconds: e.JOB_TIMEOUT_SECONDS },
     vendors: { imageGenerationConfigured: Boolean(e.SEEDREAM_API_KEY || e.KLING_ACCESS_KEY) },

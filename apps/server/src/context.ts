@@ -1,15 +1,28 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config';
 import type { Database } from './db/client';
 import type { StorageProvider } from './providers/storage/storage.provider';
 import type { JobQueue } from './jobs/queue';
 import type { RetouchEngine } from './providers/engines/retouch-engine';
+import type { JobEventBus } from './modules/tool-jobs/job-events';
+import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
 
-/** Everything a route module or job handler needs, built once at start (api.ts, worker.ts, tests). */
-export interface AppContext {
+/** The services a job handler runs with: everything of the context but the queue that calls it. */
+export interface AppServices {
   config: AppConfig;
   database: Database;
   storage: StorageProvider;
-  queue: JobQueue;
   /** The retouch/upscale engine chosen by config (local CPU or RunPod). */
   engine: RetouchEngine;
+  /** Job progress and status, across processes (SSE to the page). */
+  events: JobEventBus;
+  /** The paid tools this process serves (src/tools.ts; tests add their own). */
+  tools: readonly ToolDefinition[];
+  /** Structured logs (pino), the same logger for the API, the workers and the jobs. */
+  log: FastifyBaseLogger;
+}
+
+/** Everything a route module or job needs, built once at start (api.ts, worker.ts, tests). */
+export interface AppContext extends AppServices {
+  queue: JobQueue;
 }

@@ -1,9 +1,11 @@
 import { loadConfig } from './config';
 import { closeContext, createContext } from './bootstrap';
+import { startHousekeeping } from './housekeeping';
 
 /**
  * Entry point of a separate worker process (`npm run worker`), for the scaled set-up: PostgreSQL via
  * DATABASE_URL, any number of worker processes on any machines, all sharing APP_SECRET and storage.
+ * Runs every tool's jobs and the reaper; logs structured JSON through pino like the API.
  */
 async function main() {
   const config = loadConfig();
@@ -12,8 +14,10 @@ async function main() {
   }
   const ctx = await createContext(config);
   await ctx.queue.startWorkers({ concurrency: config.workers.concurrency });
-  console.log(`Dewy worker running (engine ${ctx.engine.name}, concurrency ${config.workers.concurrency})`);
+  const stopHousekeeping = startHousekeeping(ctx);
+  ctx.log.info({ engine: ctx.engine.name, concurrency: config.workers.concurrency, tools: ctx.tools.map((t) => t.name) }, 'worker running');
   const shutdown = async () => {
+    stopHousekeeping();
     await closeContext(ctx);
     process.exit(0);
   };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUTH_LIMITS, PLANS } from './constants';
+import { safeText } from './text';
 
 /** The signed-in user as the page sees it (spec 000 §3, 001 §3). Dates are ISO 8601 strings or null. */
 export const UserSchema = z.object({
@@ -22,12 +23,12 @@ export const UserSchema = z.object({
 });
 export type User = z.infer<typeof UserSchema>;
 
-const email = z.string().trim().min(1).max(AUTH_LIMITS.emailMax).email();
+const email = safeText().trim().min(1).max(AUTH_LIMITS.emailMax).email();
 
 export const RegisterRequestSchema = z.object({
-  name: z.string().trim().min(1).max(AUTH_LIMITS.nameMax),
+  name: safeText().trim().min(1).max(AUTH_LIMITS.nameMax),
   email,
-  password: z.string().min(AUTH_LIMITS.passwordMin).max(AUTH_LIMITS.passwordMax),
+  password: safeText().min(AUTH_LIMITS.passwordMin).max(AUTH_LIMITS.passwordMax),
 });
 export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
 
@@ -36,7 +37,7 @@ export type RegisterResponse = z.infer<typeof RegisterResponseSchema>;
 
 export const LoginRequestSchema = z.object({
   email,
-  password: z.string().min(1).max(AUTH_LIMITS.passwordMax),
+  password: safeText().min(1).max(AUTH_LIMITS.passwordMax),
 });
 export type LoginRequest = z.infer<typeof LoginRequestSchema>;
 

@@ -50,6 +50,18 @@ export const UPLOAD_LIMITS = {
   maxSide: 12_000,
   /** Presigned PUT URLs stay valid this long (s). */
   presignTtlSeconds: 900,
+  /**
+   * Past its URL's expiry, a presigned upload is kept this much longer (s) before housekeeping purges
+   * it when unconfirmed: covers a PUT that started just before the expiry and clock skew with S3.
+   */
+  pendingGraceSeconds: 300,
+  /**
+   * Bytes one user may have announced in presigned uploads not yet confirmed (pending, or refused and
+   * not yet purged): four maximal uploads. presign-upload refuses more with UPLOAD_QUOTA_EXCEEDED.
+   */
+  maxPendingBytesPerUser: 100 * 1024 * 1024,
+  /** Presigned uploads one user may have not yet confirmed (bounds the rows tiny uploads could pile up). */
+  maxPendingUploadsPerUser: 20,
   /** Signed image URLs handed to the page stay valid this long (s). */
   viewUrlTtlSeconds: 3600,
 } as const;

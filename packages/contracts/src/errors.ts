@@ -21,10 +21,12 @@ export const ERROR_CODES = [
   'IMAGE_CORRUPT',
   'CHECKSUM_MISMATCH',
   'UPLOAD_EXPIRED',
+  'UPLOAD_QUOTA_EXCEEDED',
   'NSFW_CONTENT_DETECTED',
   'MAINTENANCE',
   'PAYLOAD_TOO_LARGE',
   'NOT_CONFIGURED',
+  'IDEMPOTENCY_KEY_REUSED',
   'INTERNAL',
 ] as const;
 
@@ -50,10 +52,14 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   IMAGE_CORRUPT: 400,
   CHECKSUM_MISMATCH: 400,
   UPLOAD_EXPIRED: 403,
+  // A per-user limit that clears by itself (pending uploads confirm or expire): retry later, like 429.
+  UPLOAD_QUOTA_EXCEEDED: 429,
   NSFW_CONTENT_DETECTED: 400,
   MAINTENANCE: 503,
   PAYLOAD_TOO_LARGE: 413,
   NOT_CONFIGURED: 503,
+  /** As Stripe: the same Idempotency-Key with another request body. */
+  IDEMPOTENCY_KEY_REUSED: 422,
   INTERNAL: 500,
 };
 

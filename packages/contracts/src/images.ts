@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ACCEPTED_IMAGE_MIME, UPLOAD_LIMITS } from './constants';
-import { FILTERS, LORA_INDICES } from './upscale';
+import { FILTERS, LORA_INDICES, SCALE_FACTOR } from './upscale';
+import { safeText } from './text';
 
 /** POST /api/image/upload-s3 answer (001 §7). */
 export const UploadResponseSchema = z.object({
@@ -15,7 +16,7 @@ export const UPLOAD_KINDS = ['upscale-original', 'face-edit-original', 'face-edi
 
 /** POST /api/image/presign-upload (001 §3). checksumSha256 is the base64 SHA-256 of the bytes. */
 export const PresignUploadRequestSchema = z.object({
-  filename: z.string().min(1).max(255),
+  filename: safeText().min(1).max(255),
   mime: z.enum(ACCEPTED_IMAGE_MIME),
   kind: z.enum(UPLOAD_KINDS).default('upscale-original'),
   contentLength: z.number().int().positive().max(UPLOAD_LIMITS.maxBytes),
@@ -31,10 +32,12 @@ export const PresignUploadResponseSchema = z.object({
 });
 export type PresignUploadResponse = z.infer<typeof PresignUploadResponseSchema>;
 
-export const ConfirmUploadRequestSchema = z.object({ key: z.string().min(1).max(512) });
+export const ConfirmUploadRequestSchema = z.object({ key: safeText().min(1).max(512) });
 export const ConfirmUploadResponseSchema = UploadResponseSchema;
 
-export const PresignDownloadRequestSchema = z.object({ url: z.string().min(1).max(4096) });
+export const PresignDownloadRequestSchema = z.object({ url: safeText().min(1).max(4096) });
+/** Query of GET /api/image/download (the download proxy): `url`, an image URL handed out by the server. */
+export const ImageDownloadQuerySchema = z.object({ url: safeText().min(1).max(4096) });
 export const PresignDownloadResponseSchema = z.object({
   success: z.literal(true),
   downloadUrl: z.string(),
@@ -48,21 +51,21 @@ export type PresignDownloadResponse = z.infer<typeof PresignDownloadResponseSche
  * are informative: the server reads the stored image's real size for the cost.
  */
 export const UpscaleInputSchema = z.object({
-  image: z.string().min(1).max(4096),
+  image: safeText().min(1).max(4096),
   seed: z.number().int().min(1).max(1_000_000).optional(),
-  prompt: z.string().max(500).default(''),
+  prompt: safeText({ multiline: true }).max(500).default(''),
   output_format: z.enum(['jpg', 'png']).default('jpg'),
   output_quality: z.number().int().min(1).max(100).default(100),
   lora_index: z.number().int().refine((v) => (LORA_INDICES as readonly number[]).includes(v), 'unknown lora_index').default(2),
   numImages: z.literal(1).default(1),
   width: z.number().int().positive().max(UPLOAD_LIMITS.maxSide).optional(),
   height: z.number().int().positive().max(UPLOAD_LIMITS.maxSide).optional(),
-  scale_factor: z.number().gt(0).max(2).default(1),
+  scale_factor: z.number().min(SCALE_FACTOR.min).max(SCALE_FACTOR.max).default(SCALE_FACTOR.default),
   upper_lip: z.boolean().default(false),
   lower_lip: z.boolean().default(false),
   filter_strength: z.number().min(0).max(1).default(0.01),
   filter_index: z.union([z.literal(0), z.literal(1)]).default(0),
-  filter_prompt: z.string().max(100).default(''),
+  filter_prompt: safeText().max(100).default(''),
   left_eyebrow: z.boolean().default(false),
   right_eyebrow: z.boolean().default(false),
   nose: z.boolean().default(false),
@@ -72,12 +75,15 @@ export type UpscaleInput = z.infer<typeof UpscaleInputSchema>;
 export type UpscaleInputRaw = z.input<typeof UpscaleInputSchema>;
 
 export const CreateUpscaleRequestSchema = z.object({ input: UpscaleInputSchema });
+/** Headers of POST /api/runpod-upscale: an optional `Idempotency-Key` (8–200 characters); other headers pass. */
+export const CreateUpscaleHeadersSchema = z.object({ 'idempotency-key': safeText().min(8).max(200).optional() }).passthrough();
 export type CreateUpscaleRequest = z.infer<typeof CreateUpscaleRequestSchema>;
 
 export const JOB_STATUSES = ['processing', 'completed', 'failed'] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-export const CreateUpscaleResponseSchema = z.object({
+/** Answer of every paid tool's create call: the job, its cost and the balance left (credits). */
+export const ToolJobCreatedSchema = z.object({
   success: z.literal(true),
   jobId: z.string(),
   imageId: z.number().int(),
@@ -85,7 +91,10 @@ export const CreateUpscaleResponseSchema = z.object({
   cost: z.number().int(),
   credits: z.number().int(),
 });
-export type CreateUpscaleResponse = z.infer<typeof CreateUpscaleResponseSchema>;
+export type ToolJobCreated = z.infer<typeof ToolJobCreatedSchema>;
+/** POST /api/runpod-upscale answer (001 §3). */
+export const CreateUpscaleResponseSchema = ToolJobCreatedSchema;
+export type CreateUpscaleResponse = ToolJobCreated;
 
 /** GET /api/image/status/{jobId} (001 §3). URLs are signed and expire. */
 export const JobStatusResponseSchema = z.object({
@@ -119,6 +128,12 @@ export const HistoryImageSchema = z.object({
   original_height: z.number().int().nullable(),
   kling_task_id: z.string().nullable(),
   seedream_task_id: z.string().nullable(),
+  /**
+   * The request input the job was made with, as its tool's wire schema parsed it (for upscale:
+   * `UpscaleInput` with the server's `scale_factor` and `seed`), so a page can show the options of a
+   * past result. Not in the original product's answer; additive.
+   */
+  input: z.record(z.string(), z.unknown()).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });

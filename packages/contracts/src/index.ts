@@ -1,6 +1,10 @@
+// First: zod's settings must be in place before any schema parses (see zod-config.ts).
+import './zod-config';
 export * from './errors';
 export * from './constants';
 export * from './upscale';
 export * from './auth';
 export * from './images';
 export * from './messages';
+export * from './jobs';
+export * from './text';

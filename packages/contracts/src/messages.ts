@@ -26,6 +26,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
   IMAGE_CORRUPT: { ko: '이미지 파일이 손상되었거나 읽을 수 없습니다.', en: 'The image file is damaged or cannot be read.' },
   CHECKSUM_MISMATCH: { ko: '업로드한 파일이 손상되었습니다. 다시 시도해주세요.', en: 'The uploaded file was corrupted in transit. Please try again.' },
   UPLOAD_EXPIRED: { ko: '업로드 링크가 만료되었습니다. 다시 시도해주세요.', en: 'The upload link has expired. Please try again.' },
+  UPLOAD_QUOTA_EXCEEDED: {
+    ko: '업로드 대기 중인 파일이 너무 많습니다. 잠시 후 다시 시도해주세요.',
+    en: 'Too many uploads are still waiting to finish. Please try again in a few minutes.',
+  },
   NSFW_CONTENT_DETECTED: {
     ko: '부적절한 컨텐츠가 감지되었습니다. 서비스 정책에 따라 업로드가 차단됩니다.',
     en: 'Inappropriate content was detected. The upload is blocked under our service policy.',
@@ -33,6 +37,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
   MAINTENANCE: { ko: '현재 서비스 점검중입니다. 잠시 후 다시 시도해주세요.', en: 'The service is under maintenance. Please try again shortly.' },
   PAYLOAD_TOO_LARGE: { ko: '요청이 너무 큽니다.', en: 'The request is too large.' },
   NOT_CONFIGURED: { ko: '이 기능은 아직 설정되지 않았습니다.', en: 'This feature is not configured yet.' },
+  IDEMPOTENCY_KEY_REUSED: {
+    ko: '같은 요청 키가 다른 내용의 요청에 이미 사용되었습니다. 새 요청은 새 키로 보내주세요.',
+    en: 'This Idempotency-Key was already used with a different request. Send a new request with a new key.',
+  },
   INTERNAL: { ko: '서버 오류가 발생했습니다.', en: 'A server error occurred.' },
 };
 

@@ -67,8 +67,13 @@ export function filterFieldsFor(filter: FilterName, strength: number): { filter_
   return { filter_strength: strength, filter_index: 0, filter_prompt: STUDIO_FILTER_PROMPT };
 }
 
-/** Scale slider: 0..2 step 0.1 (001 §5); the server accepts 0 < factor ≤ 2. */
-export const SCALE_FACTOR = { min: 0, max: 2, step: 0.1, default: 1 } as const;
+/**
+ * Scale factor (001 §5: a slider of step 0.1 up to 2). The contract accepts 0.1 ≤ factor ≤ 2, the
+ * range the slider can really produce, so that a factor the engine cannot honour (0, 0.001) is refused
+ * with 400 before anything is charged (issue 7 item 10). Values between grid steps are accepted (API
+ * clients) and rounded by the server to 0.01 before the cost is computed; the slider starts at `min`.
+ */
+export const SCALE_FACTOR = { min: 0.1, max: 2, step: 0.1, default: 1 } as const;
 export const FILTER_STRENGTH = { min: 0, max: 1, step: 0.05 } as const;
 
 /** Width + height after scaling, rounded per side as the engine produces it (px). */
@@ -91,6 +96,24 @@ export function upscaleCost(width: number, height: number, factor: number): numb
 export const UPSCALE_BLOCK_SUM = 4000;
 export function isUpscaleBlocked(width: number, height: number, factor: number): boolean {
   return factor !== 1 && scaledSum(width, height, factor) >= UPSCALE_BLOCK_SUM;
+}
+
+/**
+ * The largest factor on the slider grid (SCALE_FACTOR.step, at most SCALE_FACTOR.max) that
+ * {@link isUpscaleBlocked} allows for a photo, so the page can show the limit before the click.
+ * Never below 1: factor 1 is never blocked. E.g. 1024×1024 → 1.9 (×2 would be 2048 + 2048 ≥ 4000).
+ * Factors below the result are not all allowed for very large photos (≥ 4445 px width + height blocks
+ * ×0.9 while ×1 passes); check a given factor with isUpscaleBlocked.
+ * @param width source width (px) @param height source height (px)
+ */
+export function maxScaleFactor(width: number, height: number): number {
+  const steps = Math.round(SCALE_FACTOR.max / SCALE_FACTOR.step);
+  for (let k = steps; k > 0; k--) {
+    // Rounded like the slider's own values: 1.1, never 1.1000000000000001.
+    const factor = Number((k * SCALE_FACTOR.step).toFixed(6));
+    if (!isUpscaleBlocked(width, height, factor)) return factor;
+  }
+  return 1;
 }
 
 /** The 4000-px notice threshold of the guide (001 §2). */

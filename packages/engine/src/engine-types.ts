@@ -56,8 +56,10 @@ export interface RetouchResult {
 
 /** Engine configuration shared by the in-thread call and the pool. */
 export interface EngineConfig {
-  /** Folder holding the ONNX files; default env MODELS_DIR, else ./data/models. */
+  /** Folder holding the ONNX files; default ./data/models (relative to the working directory). */
   modelsDir?: string;
+  /** Largest input (px) the ×4 SR model runs on; default SR_MAX_INPUT_PIXELS (500k). */
+  srMaxInputPixels?: number;
   /** Called with a stage name and its 0..1 completion. */
   onProgress?: (stage: string, fraction: number) => void;
 }

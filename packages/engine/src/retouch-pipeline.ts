@@ -74,7 +74,7 @@ export async function retouchImage(input: Buffer, opts: RetouchOptions, config: 
   const analysis = await analyzeFacesRgb(original);
   lap('faces');
   progress('resize', 0);
-  const resized = await resizeToOutput(original, opts.scaleFactor, opts.srModel ?? 'lsdir-compact-c3', config.modelsDir, (f) => progress('resize', f));
+  const resized = await resizeToOutput(original, opts.scaleFactor, opts.srModel ?? 'lsdir-compact-c3', config.modelsDir, (f) => progress('resize', f), config.srMaxInputPixels);
   const plain = resized.image;
   lap('resize');
 

@@ -29,6 +29,14 @@ export interface Database {
   executor: SqlExecutor;
   /** An executor bound to an open transaction, so a job can be enqueued inside it. */
   txExecutor(tx: Tx): SqlExecutor;
+  /**
+   * Subscribes to a PostgreSQL notification channel (`LISTEN`): on PostgreSQL through one dedicated
+   * connection that reconnects after a drop; on PGlite through its in-process listener.
+   * @returns a function that stops listening.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  /** `pg_notify(channel, payload)` (payload < 8000 bytes): delivered to every listener of any process. */
+  notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -79,6 +87,15 @@ export async function openDatabase(cfg: { kind: 'pglite'; dir: string } | { kind
         db,
         executor: pgliteExecutor(client),
         txExecutor: (tx) => pgliteExecutor(clientOf(tx) as PgliteLike),
+        async listen(channel, onPayload) {
+          const stop = await client.listen(channel, onPayload);
+          return async () => {
+            if (!client.closed) await stop();
+          };
+        },
+        async notify(channel, payload) {
+          await client.query('select pg_notify($1, $2)', [channel, payload]);
+        },
         async close() {
           await client.close();
           release();
@@ -98,12 +115,70 @@ export async function openDatabase(cfg: { kind: 'pglite'; dir: string } | { kind
     await pool.end();
     throw err;
   }
+  const listeners = new Set<{ close(): Promise<void> }>();
   return {
     kind: 'postgres',
     db,
     executor: pgExecutor(pool),
     txExecutor: (tx) => pgExecutor(clientOf(tx) as pg.PoolClient),
-    close: () => pool.end(),
+    async listen(channel, onPayload) {
+      const l = await pgListener(cfg.url, channel, onPayload);
+      listeners.add(l);
+      return async () => {
+        listeners.delete(l);
+        await l.close();
+      };
+    },
+    async notify(channel, payload) {
+      await pool.query('select pg_notify($1, $2)', [channel, payload]);
+    },
+    async close() {
+      await Promise.all([...listeners].map((l) => l.close()));
+      await pool.end();
+    },
+  };
+}
+
+/**
+ * One dedicated connection that LISTENs on `channel` (a pooled connection cannot: LISTEN belongs to a
+ * session). After a connection error it reconnects with a growing delay (0.5 s … 10 s); notifications
+ * sent while disconnected are lost, which the page's polling fallback covers.
+ */
+async function pgListener(url: string, channel: string, onPayload: (payload: string) => void): Promise<{ close(): Promise<void> }> {
+  let closed = false;
+  let client: pg.Client | undefined;
+  let delay = 500;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (n) => {
+      if (n.channel === channel && n.payload !== undefined) onPayload(n.payload);
+    });
+    c.on('error', () => {
+      if (closed) return;
+      c.end().catch(() => {});
+      setTimeout(() => void reconnect(), delay).unref();
+      delay = Math.min(delay * 2, 10_000);
+    });
+    await c.connect();
+    await c.query(`LISTEN "${channel.replaceAll('"', '""')}"`);
+    client = c;
+    delay = 500;
+  };
+  const reconnect = async () => {
+    if (closed) return;
+    try {
+      await connect();
+    } catch {
+      setTimeout(() => void reconnect(), delay).unref();
+      delay = Math.min(delay * 2, 10_000);
+    }
+  };
+  await connect();
+  return {
+    async close() {
+      closed = true;
+      await client?.end().catch(() => {});
+    },
   };
 }
 

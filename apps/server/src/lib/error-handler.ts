@@ -3,6 +3,8 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { ERROR_HTTP_STATUS, errorMessage, type ApiErrorBody, type ErrorCode } from '@dewy/contracts';
 import { AppError } from './app-error';
 import { requestLocale } from './locale';
+import { safeErrorMessage } from './log-redaction';
+import { isInvalidTextError } from './pg-errors';
 
 /** Maps Fastify's own errors (body parsing, limits) to our codes. */
 function codeForFastifyError(err: FastifyError): ErrorCode | undefined {
@@ -30,8 +32,10 @@ function codeForFastifyError(err: FastifyError): ErrorCode | undefined {
 
 /**
  * The one place where errors become HTTP answers: `{success:false, code, error, message}` with the
- * status from contracts' ERROR_HTTP_STATUS and the message in the caller's language. Unexpected errors
- * are logged with the request id and answered as INTERNAL without internals.
+ * status from contracts' ERROR_HTTP_STATUS and the message in the caller's language. Schema failures
+ * answer VALIDATION_FAILED with `details[].field` naming the field (`input.prompt`); PostgreSQL refusing
+ * a character (22021, 22P05) is VALIDATION_FAILED too. Unexpected errors are logged with the request id
+ * (without SQL parameters, see lib/log-redaction.ts) and answered as INTERNAL without internals.
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, req, reply) => {
@@ -43,12 +47,17 @@ export function installErrorHandler(app: FastifyInstance): void {
     } else if (hasZodFastifySchemaValidationErrors(err)) {
       code = 'VALIDATION_FAILED';
       details = err.validation.map((v) => ({ field: v.instancePath.replace(/^\//, '').replaceAll('/', '.'), message: v.message }));
+    } else if (isInvalidTextError(err)) {
+      // A character PostgreSQL cannot store (NUL) that slipped past a contract: the input is wrong, not the server.
+      code = 'VALIDATION_FAILED';
     } else {
       code = codeForFastifyError(err) ?? 'INTERNAL';
     }
     const status = ERROR_HTTP_STATUS[code];
+    // The `err` serializer (lib/log-redaction.ts) keeps SQL text but never its parameters; the refused
+    // line carries only a cleaned message for the same reason.
     if (status >= 500) req.log.error({ err }, 'request failed');
-    else req.log.info({ code, detail: err.message }, 'request refused');
+    else req.log.info({ code, detail: safeErrorMessage(err) }, 'request refused');
     const locale = requestLocale(req.headers, req.cookies);
     // The page shows catalogue text in the caller's language; an AppError's own message is for logs.
     const message = errorMessage(code, locale);

@@ -8,7 +8,8 @@ import { loadConfig } from '../../src/config';
 import { createContext } from '../../src/bootstrap';
 import { registerUser } from '../../src/modules/auth/auth.service';
 import { storeDirectUpload } from '../../src/modules/uploads/uploads.service';
-import { createUpscaleJob } from '../../src/modules/upscale/upscale.service';
+import { retouchTool } from '../../src/modules/retouch/retouch.tool';
+import { createToolJob } from '../../src/modules/tool-jobs/tool-jobs.service';
 import { createFakeEngine } from './fake-engine';
 import { makeJpeg } from '../helpers/images';
 
@@ -27,24 +28,7 @@ const ctx = await createContext(config, { engine });
 const user = await registerUser(ctx.database.db, { name: 'Crash', email: `crash-${Date.now()}@example.com`, password: 'password-1' }, { welcomeCredits: 300 });
 userId = user.id;
 const up = await storeDirectUpload(ctx, user.id, await makeJpeg(300, 200));
-const job = await createUpscaleJob(ctx, user.id, {
-  image: up.imageUrl,
-  prompt: '',
-  output_format: 'jpg',
-  output_quality: 100,
-  lora_index: 2,
-  numImages: 1,
-  scale_factor: 1,
-  upper_lip: false,
-  lower_lip: false,
-  filter_strength: 0.01,
-  filter_index: 0,
-  filter_prompt: '',
-  left_eyebrow: false,
-  right_eyebrow: false,
-  nose: false,
-  hair: false,
-});
+const job = await createToolJob(ctx, retouchTool, user.id, retouchTool.input.parse({ image: up.imageUrl, scale_factor: 1 }));
 imageId = job.imageId;
 await ctx.queue.startWorkers({ concurrency: 1, pollingIntervalSeconds: 0.5 });
 if (engine.mode === 'ok') {

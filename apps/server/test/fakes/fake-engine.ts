@@ -17,8 +17,9 @@ export function createFakeEngine(): FakeEngine {
     mode: 'ok',
     delayMs: 0,
     runs: 0,
-    async run(input: RetouchEngineInput, signal?: AbortSignal): Promise<RetouchEngineResult> {
+    async run(input: RetouchEngineInput, signal?: AbortSignal, onProgress?: (stage: string, fraction: number) => void): Promise<RetouchEngineResult> {
       engine.runs++;
+      onProgress?.('decode', 0.1);
       if (engine.mode === 'fail') throw new Error('ENGINE_FAILED: forced failure');
       if (engine.mode === 'hang' || engine.delayMs > 0) {
         await new Promise<void>((resolve, reject) => {
@@ -29,10 +30,11 @@ export function createFakeEngine(): FakeEngine {
           });
         });
       }
-      const f = input.options.scaleFactor;
+      onProgress?.('resize', 0.5);
+      const f = input.input.scale_factor;
       const width = Math.round(input.width * f);
       const height = Math.round(input.height * f);
-      const png = input.options.outputFormat === 'png';
+      const png = input.input.output_format === 'png';
       const img = sharp(input.imageBytes).rotate().resize(width, height, { fit: 'fill' });
       const bytes = await (png ? img.png() : img.jpeg({ quality: 95 })).toBuffer();
       return { bytes, format: png ? 'png' : 'jpg', width, height, meta: { engine: 'fake' } };

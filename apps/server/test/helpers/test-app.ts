@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app';
-import { closeContext, createContext } from '../../src/bootstrap';
+import { closeContext, createContext, type ContextOverrides } from '../../src/bootstrap';
 import { loadConfig } from '../../src/config';
 import type { AppContext } from '../../src/context';
 import { createFakeEngine, type FakeEngine } from '../fakes/fake-engine';
@@ -21,12 +21,18 @@ export interface TestApp {
  * A full API on a test database with a fake engine and a temporary data folder (no web build, quiet
  * logs, no in-process workers unless `workers: true`).
  */
-export async function createTestApp(kind: TestDatabaseKind, env: Record<string, string> = {}, opts: { workers?: boolean; configuredEngine?: boolean } = {}): Promise<TestApp> {
+export async function createTestApp(
+  kind: TestDatabaseKind,
+  env: Record<string, string> = {},
+  opts: { workers?: boolean; configuredEngine?: boolean } & Pick<ContextOverrides, 'tools' | 'jobSchemas'> = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dewy-test-'));
-  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'no-web'), LOG_LEVEL: 'silent', ...env });
+  // Suites sign many accounts up from one inject address; the sign-up limits get their own suite.
+  const generousSignup = { SIGNUP_MAX_PER_IP: '100000', SIGNUP_MAX_PER_DOMAIN: '100000' };
+  const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'no-web'), LOG_LEVEL: 'silent', ...generousSignup, ...env });
   const database = await kind.open();
   const engine = createFakeEngine();
-  const ctx = await createContext(config, { engine: opts.configuredEngine ? undefined : engine, database });
+  const ctx = await createContext(config, { engine: opts.configuredEngine ? undefined : engine, database, tools: opts.tools, jobSchemas: opts.jobSchemas });
   const app = await buildApp(ctx, { logger: false });
   if (opts.workers) await ctx.queue.startWorkers({ concurrency: 1, pollingIntervalSeconds: 0.5 });
   return {
@@ -37,6 +43,7 @@ export async function createTestApp(kind: TestDatabaseKind, env: Record<string, 
     async close() {
       await app.close();
       await ctx.queue.stop({ graceful: false, timeoutMs: 2000 }).catch(() => {});
+      await ctx.events.close().catch(() => {});
       await database.dispose();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

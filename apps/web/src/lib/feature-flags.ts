@@ -3,8 +3,10 @@ import { fetchFeatureFlags } from './auth-api';
 import { useSession } from './session';
 
 /**
- * Image generation availability (spec 000 §4): on when the flag is true or the user is id 1; a failing
- * flag call counts as on. `ready` is false until the flag call has settled.
+ * Image generation availability (spec 000 §4): on when the flag is true or the user is an administrator;
+ * a failing flag call counts as on. `ready` is false until the flag call has settled. Who is an
+ * administrator is the server's decision (`isAdmin` in the user payload, GUIDE §3a); the page never
+ * derives it from the id. A user stored before `isAdmin` existed counts as not an administrator.
  */
 export function useImageGenerationEnabled(): { enabled: boolean; ready: boolean } {
   const { user } = useSession();
@@ -21,5 +23,5 @@ export function useImageGenerationEnabled(): { enabled: boolean; ready: boolean 
     retry: false,
   });
   const flag = query.data ?? true;
-  return { enabled: flag || user?.id === 1, ready: !query.isPending };
+  return { enabled: flag || user?.isAdmin === true, ready: !query.isPending };
 }

@@ -30,3 +30,27 @@ export function writeStoredUser(user: User | null): void {
     // Storage full or disabled: the in-memory user still works.
   }
 }
+
+/** Local storage key of a per-user entry: `<name>:<userId>` (one user's data never shows for another). */
+export function userEntryKey(userId: number, name: string): string {
+  return `${name}:${userId}`;
+}
+
+/** A per-user JSON entry, or null when absent, unreadable or storage is off. */
+export function readUserEntry(userId: number, name: string): unknown {
+  try {
+    const raw = window.localStorage.getItem(userEntryKey(userId, name));
+    return raw ? (JSON.parse(raw) as unknown) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Store a per-user JSON entry (best effort: a full or disabled storage loses it). */
+export function writeUserEntry(userId: number, name: string, value: unknown): void {
+  try {
+    window.localStorage.setItem(userEntryKey(userId, name), JSON.stringify(value));
+  } catch {
+    // Storage full or disabled: the page falls back to what the server knows.
+  }
+}

@@ -31,7 +31,7 @@ export function loadManifest(): Manifest {
 
 /** Models directory: explicit argument, else env MODELS_DIR, else ./data/models (relative to the cwd). */
 export function resolveModelsDir(modelsDir?: string): string {
-  return path.resolve(modelsDir ?? process.env.MODELS_DIR ?? './data/models');
+  return path.resolve(modelsDir ?? './data/models');
 }
 
 const verified = new Map<string, string>(); // path -> "size:mtime" already hashed OK

@@ -21,9 +21,9 @@ export function outputSize(width: number, height: number, factor: number): { wid
  * below factor/4, so the model still enlarges — because the model's cost grows with its input (about
  * 12 s per megapixel on 2 cores) while a photo that large already carries most of the detail the
  * output needs. 500k px keeps a 1024×1024 ×2 job under 8 s here; small photos, which need SR most, are
- * untouched. Override with SR_MAX_INPUT_PIXELS.
+ * untouched. Callers override it through `EngineConfig.srMaxInputPixels` (the server's SR_MAX_INPUT_PIXELS).
  */
-export const SR_MAX_INPUT_PIXELS = Number(process.env.SR_MAX_INPUT_PIXELS ?? 500_000);
+export const SR_MAX_INPUT_PIXELS = 500_000;
 
 /** The scale (≤ 1) applied to the input before a ×4 model so it stays within the pixel budget. */
 export function srInputScale(width: number, height: number, factor: number, maxPixels = SR_MAX_INPUT_PIXELS): number {
@@ -37,14 +37,21 @@ export function srInputScale(width: number, height: number, factor: number, maxP
  * reduced to the SR pixel budget, see SR_MAX_INPUT_PIXELS) then lanczos3 down to the target; without the ONNX file, esrgan-slim ×2 on tfjs-wasm (f ≤ 2) then lanczos3.
  * Throws `INVALID_OPTIONS` for f outside (0, 2], `MODEL_CHECKSUM_MISMATCH` for a bad model file.
  */
-export async function resizeToOutput(img: RgbImage, factor: number, model: SrModelId, modelsDir: string | undefined, onProgress?: (fraction: number) => void): Promise<ResizeOutcome> {
+export async function resizeToOutput(
+  img: RgbImage,
+  factor: number,
+  model: SrModelId,
+  modelsDir: string | undefined,
+  onProgress?: (fraction: number) => void,
+  maxInputPixels: number = SR_MAX_INPUT_PIXELS,
+): Promise<ResizeOutcome> {
   if (!(factor > 0 && factor <= 2)) throw new Error(`INVALID_OPTIONS: scaleFactor must be in (0, 2], got ${factor}`);
   const { width, height } = outputSize(img.width, img.height, factor);
   if (factor <= 1) return { image: await resizeRgb(img, width, height), srModel: 'lanczos3', fallback: false };
   const tick = (d: number, t: number): void => onProgress?.(d / t);
   const located = await locateModel(model, modelsDir);
   if (located) {
-    const s = srInputScale(img.width, img.height, factor);
+    const s = srInputScale(img.width, img.height, factor, maxInputPixels);
     const input = s < 1 ? await resizeRgb(img, Math.round(img.width * s), Math.round(img.height * s)) : img;
     const x4 = await upscaleOnnx(input, located.path, located.entry, tick);
     return { image: await resizeRgb(x4, width, height), srModel: model, fallback: false };

@@ -1,15 +1,22 @@
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './users.schema';
 
-/** Uploaded originals. A presigned upload is `pending` until confirm-upload inspects the bytes. */
+/**
+ * Uploaded originals (docs/decisions/009). A presigned upload is `pending` until confirm-upload
+ * inspects and re-encodes the bytes (`confirmed`), or `rejected` when confirm refused them; pending
+ * and rejected rows are purged once their upload URL has expired. `key` is the object we store and
+ * serve (written by the server only); `incomingKey` is where the browser PUTs a presigned upload, kept
+ * until housekeeping has deleted that object after the URL's expiry (null for direct uploads).
+ */
 export const uploads = pgTable(
   'uploads',
   {
     id: serial('id').primaryKey(),
     userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     key: text('key').notNull(),
+    incomingKey: text('incoming_key'),
     kind: text('kind').notNull(),
-    status: text('status', { enum: ['pending', 'confirmed'] }).notNull(),
+    status: text('status', { enum: ['pending', 'confirmed', 'rejected'] }).notNull(),
     mime: text('mime').notNull(),
     bytes: integer('bytes').notNull(),
     sha256: text('sha256'),
@@ -17,7 +24,12 @@ export const uploads = pgTable(
     height: integer('height'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [uniqueIndex('uploads_key_uq').on(t.key), index('uploads_user_idx').on(t.userId)],
+  (t) => [
+    uniqueIndex('uploads_key_uq').on(t.key),
+    uniqueIndex('uploads_incoming_key_uq').on(t.incomingKey),
+    index('uploads_user_idx').on(t.userId),
+    index('uploads_created_idx').on(t.createdAt),
+  ],
 );
 
 /** History of processed images (001 §3), one row per job. */
@@ -29,9 +41,16 @@ export const images = pgTable(
     source: text('source').notNull(),
     status: text('status', { enum: ['processing', 'completed', 'failed'] }).notNull(),
     jobId: text('job_id').notNull(),
+    /** Queue (job) name of the tool that processes this row; recovery asks this queue about it. */
+    jobName: text('job_name').notNull(),
     /** Id of the durable queue job (pg-boss) that processes this row. */
     queueJobId: text('queue_job_id'),
-    originalKey: text('original_key').notNull(),
+    /** SHA-256 of the request body sent with an Idempotency-Key: a reused key with another body is refused. */
+    requestHash: text('request_hash'),
+    /** Set by the worker running the job every few seconds; a stale one means the worker died. */
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }),
+    /** The stored upload the job reads; null for tools without an input image (generation, chat). */
+    originalKey: text('original_key'),
     resultKey: text('result_key'),
     input: jsonb('input').notNull(),
     prompt: text('prompt'),
@@ -41,8 +60,8 @@ export const images = pgTable(
     spendKey: text('spend_key').notNull(),
     width: integer('width'),
     height: integer('height'),
-    originalWidth: integer('original_width').notNull(),
-    originalHeight: integer('original_height').notNull(),
+    originalWidth: integer('original_width'),
+    originalHeight: integer('original_height'),
     engine: text('engine'),
     meta: jsonb('meta'),
     error: text('error'),

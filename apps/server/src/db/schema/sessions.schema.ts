@@ -19,15 +19,22 @@ export const sessions = pgTable(
   (t) => [index('sessions_user_idx').on(t.userId)],
 );
 
-/** Failed and successful login attempts, for per-account and per-IP rate limits. */
-export const loginAttempts = pgTable(
-  'login_attempts',
+/**
+ * Rate-limit counters for login throttling and sign-up limits (docs/decisions/008). One row per key
+ * (`login:acct_ip:<email>|<ip>`, `login:ip:<ip>`, `login:acct:<email>`, `login:device:<nonce>`,
+ * `signup:ip:<ip>`, `signup:domain:<domain>`), changed only under its row lock (upsert or
+ * `INSERT … ON CONFLICT … RETURNING`), so concurrent requests see distinct counts.
+ * - `hits`: attempts counted since the counter last reset;
+ * - `resetAt`: when the counter is forgotten (a row past it counts as empty and may be purged);
+ * - `nextAllowedAt`: no attempt is admitted before it (the growing delay of login throttling).
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
   {
-    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
-    emailNormalized: text('email_normalized').notNull(),
-    ip: text('ip').notNull(),
-    succeeded: integer('succeeded').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull().default(0),
+    resetAt: timestamp('reset_at', { withTimezone: true }).notNull().defaultNow(),
+    nextAllowedAt: timestamp('next_allowed_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('login_attempts_email_idx').on(t.emailNormalized, t.createdAt), index('login_attempts_ip_idx').on(t.ip, t.createdAt)],
+  (t) => [index('rate_limits_reset_idx').on(t.resetAt)],
 );

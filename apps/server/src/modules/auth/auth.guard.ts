@@ -1,13 +1,18 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { isAdmin, type RouteAccess } from '../../policies';
 import { resolveSession, SESSION_COOKIE } from './session.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
     /** Set by `currentUser` once the session has been resolved for this request. */
     sessionUser?: UserRow | null;
+  }
+  interface FastifyContextConfig {
+    /** Who may call the route; required on every /api route (see installAccessControl). */
+    access?: RouteAccess;
   }
 }
 
@@ -32,9 +37,39 @@ export async function currentUser(ctx: AppContext, req: FastifyRequest, reply: F
   return found.user;
 }
 
-/** The signed-in user. @throws AppError UNAUTHENTICATED (no cookie) or SESSION_EXPIRED. */
-export async function requireUser(ctx: AppContext, req: FastifyRequest, reply: FastifyReply): Promise<UserRow> {
-  const u = await currentUser(ctx, req, reply);
-  if (!u) throw new AppError('UNAUTHENTICATED');
-  return u;
+/**
+ * The user of a request on a route declared `access: 'user'` or `'admin'` (resolved by the access hook
+ * before the handler runs).
+ * @throws AppError UNAUTHENTICATED when called on a request without a resolved user.
+ */
+export function userOf(req: FastifyRequest): UserRow {
+  if (!req.sessionUser) throw new AppError('UNAUTHENTICATED');
+  return req.sessionUser;
+}
+
+/** Paths under /api that are not our route modules' (the OpenAPI UI and its assets). */
+const UNDECLARED_OK = /^\/api\/docs(\/|$)/;
+
+/**
+ * Route-level authorisation, declared on each route (`config.access`) and enforced by one `onRequest`
+ * hook, before the body is parsed: `public` (anyone), `user` (a valid session: else 401
+ * UNAUTHENTICATED / SESSION_EXPIRED), `admin` (the policy's administrator: else 403 FORBIDDEN).
+ * Registering an /api route without a declaration throws at start-up, so none is public by accident.
+ */
+export function installAccessControl(app: FastifyInstance, ctx: AppContext): void {
+  app.addHook('onRoute', (route) => {
+    const url = route.url ?? route.path;
+    if (!url.startsWith('/api/') || UNDECLARED_OK.test(url)) return;
+    const access = (route.config as { access?: RouteAccess } | undefined)?.access;
+    if (access !== 'public' && access !== 'user' && access !== 'admin') {
+      throw new Error(`route ${String(route.method)} ${url} does not declare config.access (public | user | admin)`);
+    }
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    const access = req.routeOptions.config.access;
+    if (!access || access === 'public') return;
+    const user = await currentUser(ctx, req, reply);
+    if (!user) throw new AppError('UNAUTHENTICATED');
+    if (access === 'admin' && !isAdmin(user)) throw new AppError('FORBIDDEN');
+  });
 }

@@ -2,13 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
-import { creditLedger, loginAttempts, sessions, users } from '../../db/schema';
-import { purgeLoginAttempts } from './auth.service';
+import { creditLedger, rateLimits, sessions, users } from '../../db/schema';
+import { purgeRateLimits } from '../../lib/rate-limit';
 
 describe.each(TEST_DATABASES)('accounts and sessions on $name', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp(kind, { LOGIN_MAX_FAILURES_PER_ACCOUNT: '3', LOGIN_MAX_FAILURES_PER_IP: '1000' });
+    // Past the budget the wait now grows from LOGIN_DELAY_BASE_SECONDS (ADR 008); a long one keeps the
+    // "refused right after" assertion below independent of how fast the machine is.
+    t = await createTestApp(kind, { LOGIN_MAX_FAILURES_PER_ACCOUNT: '3', LOGIN_MAX_FAILURES_PER_IP: '1000', LOGIN_DELAY_BASE_SECONDS: '60' });
   });
   afterAll(async () => {
     await t?.close();
@@ -110,16 +112,20 @@ describe.each(TEST_DATABASES)('accounts and sessions on $name', (kind) => {
     expect(limited.json().code).toBe('RATE_LIMITED');
   });
 
-  it('login attempts older than the window are purged; recent ones stay', async () => {
+  it('rate-limit counters past their reset and delay are purged; live ones stay', async () => {
     const db = t.ctx.database.db;
-    await db.insert(loginAttempts).values([
-      { emailNormalized: 'old@example.com', ip: '10.0.0.1', succeeded: 0, createdAt: new Date(Date.now() - 3_600_000) },
-      { emailNormalized: 'new@example.com', ip: '10.0.0.1', succeeded: 0 },
+    const past = new Date(Date.now() - 3_600_000);
+    const future = new Date(Date.now() + 3_600_000);
+    await db.insert(rateLimits).values([
+      { key: 'login:acct_ip:old@example.com|10.0.0.1', hits: 3, resetAt: past, nextAllowedAt: past },
+      { key: 'login:acct_ip:new@example.com|10.0.0.1', hits: 3, resetAt: future, nextAllowedAt: past },
+      { key: 'login:ip:10.0.0.9', hits: 30, resetAt: past, nextAllowedAt: future },
     ]);
-    await purgeLoginAttempts(db, 15 * 60_000);
-    const left = (await db.select().from(loginAttempts)).map((r) => r.emailNormalized);
-    expect(left).toContain('new@example.com');
-    expect(left).not.toContain('old@example.com');
+    expect(await purgeRateLimits(db)).toBeGreaterThanOrEqual(1);
+    const left = (await db.select().from(rateLimits)).map((r) => r.key);
+    expect(left).toContain('login:acct_ip:new@example.com|10.0.0.1');
+    expect(left).toContain('login:ip:10.0.0.9');
+    expect(left).not.toContain('login:acct_ip:old@example.com|10.0.0.1');
   });
 
   it('state-changing requests from a foreign Origin are refused', async () => {

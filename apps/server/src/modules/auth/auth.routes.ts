@@ -8,10 +8,14 @@ import {
   RegisterRequestSchema,
   RegisterResponseSchema,
 } from '@dewy/contracts';
+import { loadSecret } from '../../bootstrap';
 import type { AppContext } from '../../context';
+import { AppError } from '../../lib/app-error';
+import { clientKey } from '../../lib/rate-limit';
 import { presentUser } from '../users/users.presenter';
-import { authenticate, registerUser } from './auth.service';
+import { authenticate, registerUser, retryAfterSeconds } from './auth.service';
 import { currentUser } from './auth.guard';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, deviceCookieKey, issueDeviceCookie, readDeviceCookie } from './device-cookie';
 import { createSession, deleteSession, SESSION_COOKIE } from './session.service';
 
 function cookieSecure(ctx: AppContext, req: FastifyRequest): boolean {
@@ -23,21 +27,59 @@ function setSessionCookie(ctx: AppContext, req: FastifyRequest, reply: FastifyRe
   reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: cookieSecure(ctx, req), expires: expiresAt });
 }
 
-/** Accounts and sessions: spec 000 §7 (register, login, check) plus logout. */
+/** The part after the last @, lower-cased: the key of the per-domain sign-up burst limit. */
+function emailDomain(email: string): string {
+  return email.trim().toLowerCase().split('@').at(-1) ?? '';
+}
+
+/**
+ * Accounts and sessions: spec 000 §7 (register, login, check) plus logout. Sign-up is rate-limited per
+ * client IP (@fastify/rate-limit on the database store) and per e-mail domain; login is throttled in
+ * `authenticate` and issues a device cookie (docs/decisions/008).
+ */
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    const signup = ctx.config.signupLimits;
+    const deviceKey = deviceCookieKey(loadSecret(ctx.config));
+    // Counted only for requests the per-IP limit let through, so one address cannot spend a domain's burst.
+    const signupPerDomain = app.createRateLimit({
+      max: signup.perDomain,
+      timeWindow: signup.domainWindowMs,
+      keyGenerator: (req) => `signup:domain:${emailDomain((req.body as { email: string }).email)}`,
+    });
+
     app.post(
       '/api/auth/register',
-      { schema: { tags: ['auth'], body: RegisterRequestSchema, response: { 201: RegisterResponseSchema } } },
+      {
+        schema: { tags: ['auth'], body: RegisterRequestSchema, response: { 201: RegisterResponseSchema } },
+        // preHandler: after validation, so malformed bodies are refused without counting.
+        config: {
+          access: 'public',
+          rateLimit: { max: signup.perIp, timeWindow: signup.ipWindowMs, hook: 'preHandler', keyGenerator: (req) => `signup:ip:${clientKey(req.ip)}` },
+        },
+      },
       async (req, reply) => {
+        const byDomain = await signupPerDomain(req);
+        if (!byDomain.isAllowed && byDomain.isExceeded) {
+          reply.header('retry-after', byDomain.ttlInSeconds);
+          throw new AppError('RATE_LIMITED', { message: 'sign-up burst per e-mail domain', details: { retryAfterSeconds: byDomain.ttlInSeconds } });
+        }
         const user = await registerUser(ctx.database.db, req.body, { welcomeCredits: ctx.config.welcomeCredits });
         req.log.info({ userId: user.id }, 'account registered');
         return reply.code(201).send({ success: true as const, user: presentUser(user) });
       },
     );
 
-    app.post('/api/auth/login', { schema: { tags: ['auth'], body: LoginRequestSchema, response: { 200: LoginResponseSchema } } }, async (req, reply) => {
-      const user = await authenticate(ctx.database.db, req.body, { ip: req.ip, limits: ctx.config.loginLimits });
+    app.post('/api/auth/login', { config: { access: 'public' }, schema: { tags: ['auth'], body: LoginRequestSchema, response: { 200: LoginResponseSchema } } }, async (req, reply) => {
+      let user;
+      try {
+        const device = readDeviceCookie(deviceKey, req.cookies[DEVICE_COOKIE]);
+        user = await authenticate(ctx.database.db, req.body, { ip: req.ip, device, limits: ctx.config.loginLimits });
+      } catch (err) {
+        const wait = retryAfterSeconds(err);
+        if (wait) reply.header('retry-after', wait);
+        throw err;
+      }
       // A new session id at every login; an old cookie of this browser is dropped first.
       const old = req.cookies[SESSION_COOKIE];
       if (old) await deleteSession(ctx.database.db, old);
@@ -48,16 +90,24 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         policy: ctx.config.session,
       });
       setSessionCookie(ctx, req, reply, token, expiresAt);
+      // OWASP device cookie: this browser has proved the password; its later logins use their own counter.
+      reply.setCookie(DEVICE_COOKIE, issueDeviceCookie(deviceKey, user.id), {
+        path: '/api/auth/login',
+        httpOnly: true,
+        sameSite: 'strict',
+        secure: cookieSecure(ctx, req),
+        maxAge: DEVICE_COOKIE_MAX_AGE_MS / 1000,
+      });
       req.log.info({ userId: user.id }, 'login');
       return presentUser(user);
     });
 
-    app.get('/api/auth/check', { schema: { tags: ['auth'], response: { 200: AuthCheckResponseSchema } } }, async (req, reply) => {
+    app.get('/api/auth/check', { config: { access: 'public' }, schema: { tags: ['auth'], response: { 200: AuthCheckResponseSchema } } }, async (req, reply) => {
       const user = await currentUser(ctx, req, reply);
       return { isAuthenticated: Boolean(user), user: user ? presentUser(user) : null };
     });
 
-    app.post('/api/auth/logout', { schema: { tags: ['auth'], response: { 200: LogoutResponseSchema } } }, async (req, reply) => {
+    app.post('/api/auth/logout', { config: { access: 'public' }, schema: { tags: ['auth'], response: { 200: LogoutResponseSchema } } }, async (req, reply) => {
       const token = req.cookies[SESSION_COOKIE];
       if (token) await deleteSession(ctx.database.db, token);
       reply.clearCookie(SESSION_COOKIE, { path: '/' });

@@ -1,12 +1,14 @@
-import { and, count, eq, gt, lt } from 'drizzle-orm';
 import type { LoginRequest, RegisterRequest } from '@dewy/contracts';
+import type { LoginLimits } from '../../config';
 import type { DbOrTx } from '../../db/client';
-import { loginAttempts, users, type UserRow } from '../../db/schema';
+import { users, type UserRow } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
+import { AppError, isAppError } from '../../lib/app-error';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import { grant } from '../credits/credits.service';
 import { findUserByEmail, normalizeEmail } from '../users/users.service';
+import type { DeviceIdentity } from './device-cookie';
+import { loginBuckets, reserveLoginAttempt, settleSuccessfulLogin } from './login-throttle.service';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 
 export interface RegisterOptions {
@@ -48,39 +50,41 @@ export async function registerUser(db: DbOrTx, input: RegisterRequest, opts: Reg
   }
 }
 
-/** Deletes login attempts older than the rate-limit window; they no longer count (run periodically). */
-export async function purgeLoginAttempts(db: DbOrTx, windowMs: number): Promise<void> {
-  await db.delete(loginAttempts).where(lt(loginAttempts.createdAt, new Date(Date.now() - windowMs)));
+export interface AuthenticateContext {
+  /** `req.ip` (which hop that is: TRUST_PROXY). */
+  ip: string;
+  /** The request's device cookie, already verified (`readDeviceCookie`), or null. */
+  device: DeviceIdentity | null;
+  limits: LoginLimits;
 }
 
-export interface LoginLimits {
-  perAccount: number;
-  perIp: number;
-  windowMs: number;
+/** Seconds to put in `Retry-After` for a RATE_LIMITED AppError of the auth module, if it carries one. */
+export function retryAfterSeconds(err: unknown): number | undefined {
+  if (!isAppError(err, 'RATE_LIMITED')) return undefined;
+  const s = (err.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  return typeof s === 'number' && s > 0 ? s : undefined;
 }
 
 /**
- * Verifies e-mail and password (spec 000 §7 POST /api/auth/login). Failed attempts are recorded; more
- * than `perAccount` failures for one e-mail, or `perIp` from one address, inside the window refuse
- * further attempts until it passes. A missing account costs the same argon2 time as a wrong password.
- * @throws AppError RATE_LIMITED, INVALID_CREDENTIALS
+ * Verifies e-mail and password (spec 000 §7 POST /api/auth/login) under login throttling
+ * (docs/decisions/008, OWASP Authentication Cheat Sheet): the attempt is reserved in its counters
+ * (`loginBuckets`) before argon2 runs, so at most the budgets' worth of passwords are ever verified,
+ * whatever the concurrency; past a budget the wait grows (`delayAfter`). A correct password clears the
+ * (account, client) or device counter. A missing account costs the same argon2 time and is throttled
+ * like an existing one.
+ * @throws AppError RATE_LIMITED (details.retryAfterSeconds: whole seconds to wait), INVALID_CREDENTIALS
  */
-export async function authenticate(db: DbOrTx, input: LoginRequest, ctx: { ip: string; limits: LoginLimits }): Promise<UserRow> {
+export async function authenticate(db: DbOrTx, input: LoginRequest, ctx: AuthenticateContext): Promise<UserRow> {
   const emailNormalized = normalizeEmail(input.email);
-  const since = new Date(Date.now() - ctx.limits.windowMs);
-  const [byAccount] = await db
-    .select({ n: count() })
-    .from(loginAttempts)
-    .where(and(eq(loginAttempts.emailNormalized, emailNormalized), eq(loginAttempts.succeeded, 0), gt(loginAttempts.createdAt, since)));
-  const [byIp] = await db
-    .select({ n: count() })
-    .from(loginAttempts)
-    .where(and(eq(loginAttempts.ip, ctx.ip), eq(loginAttempts.succeeded, 0), gt(loginAttempts.createdAt, since)));
-  if ((byAccount?.n ?? 0) >= ctx.limits.perAccount || (byIp?.n ?? 0) >= ctx.limits.perIp) throw new AppError('RATE_LIMITED');
-
   const user = await findUserByEmail(db, emailNormalized);
+  const trustedDevice = user && ctx.device?.userId === user.id ? ctx.device.nonce : null;
+  const buckets = loginBuckets(emailNormalized, ctx.ip, trustedDevice, ctx.limits);
+  const reservation = await reserveLoginAttempt(db, buckets, ctx.limits);
+  if (!reservation.admitted) {
+    throw new AppError('RATE_LIMITED', { message: 'login throttled', details: { retryAfterSeconds: Math.max(1, Math.ceil(reservation.retryAfterMs / 1000)) } });
+  }
   const ok = await verifyPassword(user?.passwordHash ?? (await dummyPasswordHash()), input.password);
-  await db.insert(loginAttempts).values({ emailNormalized, ip: ctx.ip, succeeded: ok && user ? 1 : 0 });
   if (!user || !ok) throw new AppError('INVALID_CREDENTIALS');
+  await settleSuccessfulLogin(db, buckets);
   return user;
 }

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 /** GET /api/feature/flags (spec 000 §7): image generation stays off until a generation vendor is configured. */
 export function flagsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/api/feature/flags', { schema: { tags: ['flags'], response: { 200: FeatureFlagsResponseSchema } } }, async () => ({
+    app.get('/api/feature/flags', { config: { access: 'public' }, schema: { tags: ['flags'], response: { 200: FeatureFlagsResponseSchema } } }, async () => ({
       imageGenerationEnabled: ctx.config.vendors.imageGenerationConfigured,
     }));
   };

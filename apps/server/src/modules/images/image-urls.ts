@@ -12,7 +12,7 @@ export function userPrefix(userId: number): string {
  * A signed, expiring URL for a stored object, rewritten to the CDN host when one is configured.
  * @param ttlSeconds validity (s), default UPLOAD_LIMITS.viewUrlTtlSeconds
  */
-export async function viewUrl(ctx: AppContext, key: string, opts: { ttlSeconds?: number; downloadFilename?: string } = {}): Promise<string> {
+export async function viewUrl(ctx: Pick<AppContext, 'storage' | 'config'>, key: string, opts: { ttlSeconds?: number; downloadFilename?: string } = {}): Promise<string> {
   const url = await ctx.storage.signedGetUrl(key, {
     expiresInSeconds: opts.ttlSeconds ?? UPLOAD_LIMITS.viewUrlTtlSeconds,
     downloadFilename: opts.downloadFilename,

@@ -1,14 +1,15 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { HistoryImage, HistoryResponse, HistorySource, JobStatusResponse } from '@dewy/contracts';
 import type { AppContext } from '../../context';
-import { images, type ImageRow } from '../../db/schema';
+import { images, uploads, type ImageRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
+import { sniffImageType } from '../uploads/image-inspect';
 import { ownedKeyFromUrl, viewUrl } from './image-urls';
 
 /** A history row as the page sees it (001 §3), with signed, expiring URLs. */
 export async function presentHistoryImage(ctx: AppContext, row: ImageRow): Promise<HistoryImage> {
   const imageUrl = row.resultKey ? await viewUrl(ctx, row.resultKey) : null;
-  const originalUrl = await viewUrl(ctx, row.originalKey);
+  const originalUrl = row.originalKey ? await viewUrl(ctx, row.originalKey) : null;
   return {
     id: row.id,
     image_url: imageUrl,
@@ -27,6 +28,7 @@ export async function presentHistoryImage(ctx: AppContext, row: ImageRow): Promi
     original_height: row.originalHeight,
     kling_task_id: null,
     seedream_task_id: null,
+    input: (row.input as Record<string, unknown> | null) ?? null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
@@ -43,7 +45,7 @@ export async function jobStatus(ctx: AppContext, userId: number, jobId: string):
   return {
     status: row.status,
     imageUrl,
-    originalImageUrl: await viewUrl(ctx, row.originalKey),
+    originalImageUrl: row.originalKey ? await viewUrl(ctx, row.originalKey) : null,
     images: imageUrl ? [imageUrl] : [],
     error: row.status === 'failed' ? 'JOB_FAILED' : null,
   };
@@ -76,18 +78,52 @@ function downloadName(key: string): string {
   return `dewy-${base}.${ext}`;
 }
 
-/** A short-lived URL that downloads one of the caller's images as an attachment (001 §7). */
-export async function presignDownload(ctx: AppContext, userId: number, url: string): Promise<{ success: true; downloadUrl: string; filename: string }> {
+/**
+ * The storage key behind an image URL, when the caller may read it (docs/decisions/009): one of the
+ * caller's confirmed uploads (`uploads.status = 'confirmed'`), or the result of one of the caller's
+ * completed jobs (`images.result_key`). Checked against the database, not only the `u/<id>/` prefix:
+ * a pending or refused upload, an incoming object, or anything else under the prefix answers NOT_FOUND.
+ * Every call that hands out or serves a user-named object (presign-download, the download proxy) goes
+ * through here.
+ * @throws AppError VALIDATION_FAILED (no key in the URL), FORBIDDEN (another user's prefix), NOT_FOUND.
+ */
+export async function readableKeyFromUrl(ctx: AppContext, userId: number, url: string): Promise<string> {
   const key = ownedKeyFromUrl(ctx, userId, url);
+  const db = ctx.database.db;
+  const upload = await db
+    .select({ id: uploads.id })
+    .from(uploads)
+    .where(and(eq(uploads.key, key), eq(uploads.userId, userId), eq(uploads.status, 'confirmed')))
+    .limit(1);
+  if (upload.length) return key;
+  const result = await db
+    .select({ id: images.id })
+    .from(images)
+    .where(and(eq(images.userId, userId), eq(images.resultKey, key), eq(images.status, 'completed')))
+    .limit(1);
+  if (result.length) return key;
+  throw new AppError('NOT_FOUND');
+}
+
+/**
+ * A short-lived URL (300 s) that downloads one of the caller's readable images as an attachment
+ * (001 §7). @throws AppError as `readableKeyFromUrl`, NOT_FOUND when the object is gone.
+ */
+export async function presignDownload(ctx: AppContext, userId: number, url: string): Promise<{ success: true; downloadUrl: string; filename: string }> {
+  const key = await readableKeyFromUrl(ctx, userId, url);
   if (!(await ctx.storage.exists(key))) throw new AppError('NOT_FOUND');
   const filename = downloadName(key);
   return { success: true, downloadUrl: await viewUrl(ctx, key, { ttlSeconds: 300, downloadFilename: filename }), filename };
 }
 
-/** The bytes of one of the caller's images, for the download proxy fallback (GET /api/image/download). */
+/**
+ * The bytes of one of the caller's readable images, for the download proxy fallback
+ * (GET /api/image/download). `contentType` is the type of the stored bytes by their magic number
+ * (`image/jpeg` or `image/png`; `application/octet-stream` should anything else ever be there), never
+ * a guess from the key's extension. @throws AppError as `readableKeyFromUrl`, NOT_FOUND when gone.
+ */
 export async function downloadBytes(ctx: AppContext, userId: number, url: string): Promise<{ bytes: Buffer; filename: string; contentType: string }> {
-  const key = ownedKeyFromUrl(ctx, userId, url);
-  if (!(await ctx.storage.exists(key))) throw new AppError('NOT_FOUND');
-  const filename = downloadName(key);
-  return { bytes: await ctx.storage.get(key), filename, contentType: key.endsWith('.png') ? 'image/png' : 'image/jpeg' };
+  const key = await readableKeyFromUrl(ctx, userId, url);
+  const bytes = await ctx.storage.get(key);
+  return { bytes, filename: downloadName(key), contentType: sniffImageType(bytes) ?? 'application/octet-stream' };
 }

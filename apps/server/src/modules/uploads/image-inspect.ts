@@ -20,12 +20,16 @@ export interface ImageLimits {
   maxSide: number;
 }
 
-export interface InspectedImage {
+/** What the header of an uploaded photo says, once the checks before decoding have passed. */
+export interface ImageHeader {
   mime: InspectedMime;
   ext: 'jpg' | 'png';
   /** Stored pixel width and height, before any EXIF rotation (as sharp reports them). */
   width: number;
   height: number;
+}
+
+export interface InspectedImage extends ImageHeader {
   /** EXIF orientation 1..8 (1 when absent); 5..8 mean the picture is shown with width and height swapped. */
   orientation: number;
 }
@@ -57,16 +61,14 @@ export function readImageSize(bytes: Buffer, mime: InspectedMime): { width: numb
 }
 
 /**
- * Checks an uploaded photo and tells what it is. In order, each step before any costlier one:
+ * The checks of an uploaded photo that need no decoding, in order, each before any costlier one:
  * (a) `bytes.length > limits.maxBytes` → AppError IMAGE_TOO_LARGE;
  * (b) type by magic bytes only (JPEG or PNG) → else UNSUPPORTED_IMAGE_TYPE, whatever the name or MIME said;
  * (c) width/height from the header, `width × height > maxPixels` or a side `> maxSide` →
- *     IMAGE_TOO_MANY_PIXELS, before anything is decoded;
- * (d) one full decode by sharp (`failOn: 'truncated'`, `limitInputPixels`) streamed through
- *     statistics, so no full raster is kept → IMAGE_CORRUPT when truncated or damaged.
- * Limits default to UPLOAD_LIMITS of @dewy/contracts (25 MB, 50 MP, 12000 px).
+ *     IMAGE_TOO_MANY_PIXELS, before anything is decoded.
+ * The caller then decodes the whole image once (`inspectImage`, or the re-encoding of `prepareOriginal`).
  */
-export async function inspectImage(bytes: Buffer, limits: ImageLimits = UPLOAD_LIMITS): Promise<InspectedImage> {
+export function inspectHeader(bytes: Buffer, limits: ImageLimits = UPLOAD_LIMITS): ImageHeader {
   if (bytes.length > limits.maxBytes) {
     throw new AppError('IMAGE_TOO_LARGE', { details: { bytes: bytes.length, maxBytes: limits.maxBytes } });
   }
@@ -79,7 +81,17 @@ export async function inspectImage(bytes: Buffer, limits: ImageLimits = UPLOAD_L
       details: { width, height, maxPixels: limits.maxPixels, maxSide: limits.maxSide },
     });
   }
+  return { mime, ext: mime === 'image/png' ? 'png' : 'jpg', width, height };
+}
 
+/**
+ * Checks an uploaded photo and tells what it is: the header checks (a)–(c) of `inspectHeader`, then
+ * (d) one full decode by sharp (`failOn: 'truncated'`, `limitInputPixels`) streamed through
+ *     statistics, so no full raster is kept → IMAGE_CORRUPT when truncated or damaged.
+ * Limits default to UPLOAD_LIMITS of @dewy/contracts (25 MB, 50 MP, 12000 px).
+ */
+export async function inspectImage(bytes: Buffer, limits: ImageLimits = UPLOAD_LIMITS): Promise<InspectedImage> {
+  const header = inspectHeader(bytes, limits);
   let orientation: number;
   try {
     const image = sharp(bytes, { failOn: 'truncated', limitInputPixels: limits.maxPixels });
@@ -88,7 +100,7 @@ export async function inspectImage(bytes: Buffer, limits: ImageLimits = UPLOAD_L
   } catch (e) {
     throw new AppError('IMAGE_CORRUPT', { cause: e, details: { reason: e instanceof Error ? e.message : String(e) } });
   }
-  return { mime, ext: mime === 'image/png' ? 'png' : 'jpg', width, height, orientation };
+  return { ...header, orientation };
 }
 
 function readPngSize(b: Buffer): { width: number; height: number } | undefined {

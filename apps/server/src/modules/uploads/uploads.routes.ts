@@ -10,7 +10,7 @@ import {
 } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
-import { requireUser } from '../auth/auth.guard';
+import { userOf } from '../auth/auth.guard';
 import { confirmUpload, presignUpload, storeDirectUpload } from './uploads.service';
 
 /** Upload calls of spec 001 §7: direct multipart upload and the presigned PUT flow. */
@@ -18,8 +18,8 @@ export function uploadsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(multipart, { limits: { fileSize: UPLOAD_LIMITS.maxBytes, files: 1, fields: 5, parts: 6 } });
 
-    app.post('/api/image/upload-s3', { schema: { tags: ['uploads'], consumes: ['multipart/form-data'], response: { 200: UploadResponseSchema } } }, async (req, reply) => {
-      const user = await requireUser(ctx, req, reply);
+    app.post('/api/image/upload-s3', { config: { access: 'user' }, schema: { tags: ['uploads'], consumes: ['multipart/form-data'], response: { 200: UploadResponseSchema } } }, async (req) => {
+      const user = userOf(req);
       if (!req.isMultipart()) throw new AppError('VALIDATION_FAILED', { message: 'multipart/form-data expected' });
       const file = await req.file();
       if (!file || file.fieldname !== 'image') throw new AppError('VALIDATION_FAILED', { message: 'field image missing' });
@@ -33,18 +33,18 @@ export function uploadsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/api/image/presign-upload',
-      { schema: { tags: ['uploads'], body: PresignUploadRequestSchema, response: { 200: PresignUploadResponseSchema } } },
-      async (req, reply) => {
-        const user = await requireUser(ctx, req, reply);
+      { config: { access: 'user' }, schema: { tags: ['uploads'], body: PresignUploadRequestSchema, response: { 200: PresignUploadResponseSchema } } },
+      async (req) => {
+        const user = userOf(req);
         return presignUpload(ctx, user.id, req.body);
       },
     );
 
     app.post(
       '/api/image/confirm-upload',
-      { schema: { tags: ['uploads'], body: ConfirmUploadRequestSchema, response: { 200: ConfirmUploadResponseSchema } } },
-      async (req, reply) => {
-        const user = await requireUser(ctx, req, reply);
+      { config: { access: 'user' }, schema: { tags: ['uploads'], body: ConfirmUploadRequestSchema, response: { 200: ConfirmUploadResponseSchema } } },
+      async (req) => {
+        const user = userOf(req);
         return confirmUpload(ctx, user.id, req.body.key);
       },
     );

@@ -1,94 +1,199 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { PresignUploadRequest, PresignUploadResponse, UploadResponse } from '@dewy/contracts';
 import { UPLOAD_LIMITS } from '@dewy/contracts';
 import type { AppContext } from '../../context';
-import { uploads } from '../../db/schema';
+import { uploads, users, type UploadRow } from '../../db/schema';
+import { inTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import { userPrefix, viewUrl } from '../images/image-urls';
-import { inspectImage } from './image-inspect';
+import { prepareOriginal, type PreparedOriginal } from './image-reencode';
 
-function originalKey(userId: number, ext: string): string {
-  return `${userPrefix(userId)}originals/${randomUUID()}.${ext}`;
+/**
+ * Seconds after presign-upload during which a presigned upload may still be received and confirmed:
+ * the URL's life plus a grace. Past it, an unconfirmed upload is refused (UPLOAD_EXPIRED) and purged.
+ */
+export const PENDING_UPLOAD_LIFETIME_SECONDS = UPLOAD_LIMITS.presignTtlSeconds + UPLOAD_LIMITS.pendingGraceSeconds;
+
+/** Statuses of presigned uploads that were never confirmed: they count toward the pending cap. */
+const UNCONFIRMED = ['pending', 'rejected'] as const;
+
+/** True (in SQL, on the database's clock) for a row created longer ago than the pending lifetime. */
+const pastPendingLifetime = sql<boolean>`${uploads.createdAt} <= now() - make_interval(secs => ${PENDING_UPLOAD_LIFETIME_SECONDS})`;
+
+/** Where the re-encoded original is stored and served from (written by the server only). */
+function originalKey(userId: number, id: string, ext: string): string {
+  return `${userPrefix(userId)}originals/${id}.${ext}`;
+}
+
+/** Where the browser PUTs a presigned upload; never readable, deleted at confirm and by the purge. */
+function incomingKey(userId: number, id: string, ext: string): string {
+  return `${userPrefix(userId)}incoming/${id}.${ext}`;
+}
+
+function sha256Base64(bytes: Buffer): string {
+  return createHash('sha256').update(bytes).digest('base64');
+}
+
+async function uploadResponse(ctx: AppContext, key: string, width: number, height: number): Promise<UploadResponse> {
+  return { success: true, imageUrl: await viewUrl(ctx, key), width, height };
 }
 
 /**
  * Stores an uploaded photo sent through our server (POST /api/image/upload-s3, 001 §7). The bytes are
- * inspected first (type by magic bytes, size cap, pixel cap before decoding, full decode); nothing is
- * stored when any check fails.
+ * checked and re-encoded by `prepareOriginal` (type by magic bytes, size cap, pixel cap before
+ * decoding, one full decode; EXIF orientation applied; metadata and trailing bytes gone); only the
+ * re-encoded picture is stored, and nothing is when any check fails.
+ * @param kind upload kind of contracts' UPLOAD_KINDS (default `upscale-original`)
+ * @returns the signed view URL and the upright picture's width and height (px)
  * @throws AppError UNSUPPORTED_IMAGE_TYPE | IMAGE_TOO_LARGE | IMAGE_TOO_MANY_PIXELS | IMAGE_CORRUPT
  */
 export async function storeDirectUpload(ctx: AppContext, userId: number, bytes: Buffer, kind = 'upscale-original'): Promise<UploadResponse> {
-  const info = await inspectImage(bytes);
-  const key = originalKey(userId, info.ext);
-  await ctx.storage.put(key, bytes, info.mime);
+  const prepared = await prepareOriginal(bytes);
+  const key = originalKey(userId, randomUUID(), prepared.ext);
+  await ctx.storage.put(key, prepared.bytes, prepared.mime);
   try {
     await ctx.database.db.insert(uploads).values({
       userId,
       key,
       kind,
       status: 'confirmed',
-      mime: info.mime,
-      bytes: bytes.length,
-      sha256: createHash('sha256').update(bytes).digest('base64'),
-      width: info.width,
-      height: info.height,
+      mime: prepared.mime,
+      bytes: prepared.bytes.length,
+      sha256: prepared.sha256,
+      width: prepared.width,
+      height: prepared.height,
     });
   } catch (err) {
     await ctx.storage.delete(key).catch(() => {});
     throw err;
   }
-  return { success: true, imageUrl: await viewUrl(ctx, key), width: info.width, height: info.height };
+  return uploadResponse(ctx, key, prepared.width, prepared.height);
 }
 
 /**
  * Starts a presigned upload (001 §3): records a pending upload and returns a URL the browser PUTs the
  * bytes to with `requiredHeaders` (Content-Type and the SHA-256 checksum, which the store verifies).
+ * The URL targets an incoming key (`u/<id>/incoming/…`) that is never served; `key` in the answer is
+ * that incoming key, the one confirm-upload takes.
+ *
+ * Per-user cap (docs/decisions/009): the caller's unconfirmed presigned uploads (pending, or refused
+ * and not yet purged) may hold at most UPLOAD_LIMITS.maxPendingBytesPerUser announced bytes and
+ * maxPendingUploadsPerUser rows. The check and the insert run in one transaction holding the user
+ * row's lock (`SELECT … FOR UPDATE`), so parallel requests cannot pass it together.
+ * @throws AppError UPLOAD_QUOTA_EXCEEDED (HTTP 429) when this upload would go over either cap;
+ *   nothing is recorded then.
  */
 export async function presignUpload(ctx: AppContext, userId: number, req: PresignUploadRequest): Promise<PresignUploadResponse> {
-  const key = originalKey(userId, req.mime === 'image/png' ? 'png' : 'jpg');
+  const id = randomUUID();
+  const ext = req.mime === 'image/png' ? 'png' : 'jpg';
+  const incoming = incomingKey(userId, id, ext);
   const signed = await ctx.storage.presignPut({
-    key,
+    key: incoming,
     contentType: req.mime,
     contentLength: req.contentLength,
     checksumSha256: req.checksumSha256,
     expiresInSeconds: UPLOAD_LIMITS.presignTtlSeconds,
   });
-  await ctx.database.db.insert(uploads).values({
-    userId,
-    key,
-    kind: req.kind,
-    status: 'pending',
-    mime: req.mime,
-    bytes: req.contentLength,
-    sha256: req.checksumSha256,
+  await inTransaction(ctx.database.db, async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    const [held] = await tx
+      .select({ bytes: sql<string>`coalesce(sum(${uploads.bytes}), 0)`, uploads: count() })
+      .from(uploads)
+      .where(and(eq(uploads.userId, userId), inArray(uploads.status, UNCONFIRMED)));
+    const pendingBytes = Number(held?.bytes ?? 0);
+    const pendingUploads = held?.uploads ?? 0;
+    if (pendingBytes + req.contentLength > UPLOAD_LIMITS.maxPendingBytesPerUser || pendingUploads >= UPLOAD_LIMITS.maxPendingUploadsPerUser) {
+      throw new AppError('UPLOAD_QUOTA_EXCEEDED', {
+        details: {
+          pendingBytes,
+          pendingUploads,
+          maxPendingBytes: UPLOAD_LIMITS.maxPendingBytesPerUser,
+          maxPendingUploads: UPLOAD_LIMITS.maxPendingUploadsPerUser,
+        },
+      });
+    }
+    await tx.insert(uploads).values({
+      userId,
+      key: originalKey(userId, id, ext),
+      incomingKey: incoming,
+      kind: req.kind,
+      status: 'pending',
+      mime: req.mime,
+      bytes: req.contentLength,
+      sha256: req.checksumSha256,
+    });
   });
-  return { success: true, url: signed.url, key, requiredHeaders: signed.requiredHeaders };
+  return { success: true, url: signed.url, key: incoming, requiredHeaders: signed.requiredHeaders };
+}
+
+/** Marks a pending upload refused and deletes what the browser sent; the row is purged after expiry. */
+async function rejectUpload(ctx: AppContext, row: UploadRow): Promise<void> {
+  const flipped = await ctx.database.db
+    .update(uploads)
+    .set({ status: 'rejected' })
+    .where(and(eq(uploads.id, row.id), eq(uploads.status, 'pending')))
+    .returning({ id: uploads.id });
+  if (flipped.length && row.incomingKey) await ctx.storage.delete(row.incomingKey).catch(() => {});
 }
 
 /**
- * Confirms a presigned upload: the object must exist, belong to the caller, match the announced
- * checksum and pass the same inspection as a direct upload. A file that fails is deleted with its
- * record, so nothing half-written stays behind. Confirming twice answers the same result.
- * @throws AppError NOT_FOUND (unknown key or not the caller's), CHECKSUM_MISMATCH, and the inspection codes.
+ * Confirms a presigned upload (001 §3, docs/decisions/009). `key` is the incoming key presign-upload
+ * answered. The object must exist, belong to the caller, match the announced checksum and pass
+ * `prepareOriginal` like a direct upload; the re-encoded picture is then stored under the upload's
+ * own key (`u/<id>/originals/<uuid>.<jpg|png>`, extension from the bytes), its row becomes
+ * `confirmed` with the stored bytes, SHA-256 and upright size, and what the browser sent is deleted.
+ * The completion is conditional on the row still being pending and inside its lifetime, so it can
+ * never race the purge. Confirming twice (or in parallel) answers the same result.
+ *
+ * A refused file is deleted at once and its row kept as `rejected` until the purge, so that a
+ * replayed PUT of the same URL cannot leave an object nobody deletes; the row is never readable.
+ * @returns the signed view URL and the upright picture's width and height (px)
+ * @throws AppError NOT_FOUND (unknown key, not the caller's, refused before, or nothing received),
+ *   UPLOAD_EXPIRED (past the URL's life and grace), CHECKSUM_MISMATCH, and the inspection codes.
  */
 export async function confirmUpload(ctx: AppContext, userId: number, key: string): Promise<UploadResponse> {
   const db = ctx.database.db;
-  const row = (await db.select().from(uploads).where(and(eq(uploads.key, key), eq(uploads.userId, userId))))[0];
-  if (!row) throw new AppError('NOT_FOUND');
-  if (row.status === 'confirmed') return { success: true, imageUrl: await viewUrl(ctx, key), width: row.width!, height: row.height! };
+  const found = (
+    await db
+      .select({ row: uploads, expired: pastPendingLifetime })
+      .from(uploads)
+      .where(and(eq(uploads.incomingKey, key), eq(uploads.userId, userId)))
+  )[0];
+  if (!found || found.row.status === 'rejected') throw new AppError('NOT_FOUND');
+  const row = found.row;
+  if (row.status === 'confirmed') return uploadResponse(ctx, row.key, row.width!, row.height!);
+  if (found.expired) throw new AppError('UPLOAD_EXPIRED');
   if (!(await ctx.storage.exists(key))) throw new AppError('NOT_FOUND', { message: 'upload not received' });
-  const bytes = await ctx.storage.get(key);
+  const received = await ctx.storage.get(key);
+
+  let prepared: PreparedOriginal;
   try {
-    if (row.sha256 && createHash('sha256').update(bytes).digest('base64') !== row.sha256) throw new AppError('CHECKSUM_MISMATCH');
-    const info = await inspectImage(bytes);
-    await db.update(uploads).set({ status: 'confirmed', mime: info.mime, bytes: bytes.length, width: info.width, height: info.height }).where(eq(uploads.id, row.id));
-    return { success: true, imageUrl: await viewUrl(ctx, key), width: info.width, height: info.height };
+    if (row.sha256 && sha256Base64(received) !== row.sha256) throw new AppError('CHECKSUM_MISMATCH');
+    prepared = await prepareOriginal(received);
   } catch (err) {
-    await ctx.storage.delete(key).catch(() => {});
-    await db.delete(uploads).where(eq(uploads.id, row.id));
+    if (err instanceof AppError) await rejectUpload(ctx, row);
     throw err;
   }
+
+  const storedKey = row.key.replace(/\.(jpg|png)$/, `.${prepared.ext}`);
+  // Name the object in the row before writing it, so that a crash between the two leaves nothing the purge cannot find.
+  if (storedKey !== row.key) await db.update(uploads).set({ key: storedKey }).where(and(eq(uploads.id, row.id), eq(uploads.status, 'pending')));
+  await ctx.storage.put(storedKey, prepared.bytes, prepared.mime);
+  const done = await db
+    .update(uploads)
+    .set({ status: 'confirmed', key: storedKey, mime: prepared.mime, bytes: prepared.bytes.length, sha256: prepared.sha256, width: prepared.width, height: prepared.height })
+    .where(and(eq(uploads.id, row.id), eq(uploads.status, 'pending'), sql`not (${pastPendingLifetime})`))
+    .returning({ id: uploads.id });
+  if (done.length) {
+    await ctx.storage.delete(key).catch(() => {});
+    return uploadResponse(ctx, storedKey, prepared.width, prepared.height);
+  }
+  // Lost a race: a parallel confirm finished first (same bytes, same result), or the row expired.
+  const now = (await db.select().from(uploads).where(eq(uploads.id, row.id)))[0];
+  if (now?.status === 'confirmed' && now.key === storedKey) return uploadResponse(ctx, now.key, now.width!, now.height!);
+  await ctx.storage.delete(storedKey).catch(() => {});
+  throw new AppError(now ? 'UPLOAD_EXPIRED' : 'NOT_FOUND');
 }
 
 /** The confirmed upload behind a key, owned by the user. @throws AppError NOT_FOUND */
@@ -96,4 +201,54 @@ export async function getConfirmedUpload(ctx: AppContext, userId: number, key: s
   const row = (await ctx.database.db.select().from(uploads).where(and(eq(uploads.key, key), eq(uploads.userId, userId), eq(uploads.status, 'confirmed'))))[0];
   if (!row || row.width == null || row.height == null) throw new AppError('NOT_FOUND', { message: 'image not found' });
   return { ...row, width: row.width, height: row.height };
+}
+
+export interface PurgeResult {
+  /** Unconfirmed uploads deleted with their objects. */
+  purged: number;
+  /** Confirmed uploads whose incoming object (a replayed PUT's) was deleted and forgotten. */
+  cleared: number;
+}
+
+/**
+ * Housekeeping (api.ts, every minute; docs/decisions/009): presigned uploads older than
+ * PENDING_UPLOAD_LIFETIME_SECONDS (URL life + grace, on the database's clock), oldest first, at most
+ * `limit` per call (default 500):
+ * - pending or rejected: the incoming object and the object at `key` are deleted (idempotently — a
+ *   missing object is fine), then the row, if still unconfirmed;
+ * - confirmed: the incoming object is deleted (a PUT replayed after confirm may have put it back) and
+ *   `incomingKey` cleared, so the row is not visited again.
+ * A row whose object cannot be deleted (storage down) is kept for the next round; the others go on.
+ * @throws Error after the round when some rows failed (message with the count and the first cause).
+ */
+export async function purgeStalePendingUploads(ctx: AppContext, opts: { limit?: number } = {}): Promise<PurgeResult> {
+  const db = ctx.database.db;
+  const rows = await db
+    .select({ id: uploads.id, key: uploads.key, incomingKey: uploads.incomingKey, status: uploads.status })
+    .from(uploads)
+    .where(and(pastPendingLifetime, or(ne(uploads.status, 'confirmed'), isNotNull(uploads.incomingKey))))
+    .orderBy(asc(uploads.createdAt))
+    .limit(opts.limit ?? 500);
+  const result: PurgeResult = { purged: 0, cleared: 0 };
+  const failures: unknown[] = [];
+  for (const r of rows) {
+    try {
+      if (r.incomingKey) await ctx.storage.delete(r.incomingKey);
+      if (r.status === 'confirmed') {
+        await db.update(uploads).set({ incomingKey: null }).where(eq(uploads.id, r.id));
+        result.cleared++;
+      } else {
+        await ctx.storage.delete(r.key);
+        const gone = await db.delete(uploads).where(and(eq(uploads.id, r.id), inArray(uploads.status, UNCONFIRMED))).returning({ id: uploads.id });
+        result.purged += gone.length;
+      }
+    } catch (err) {
+      failures.push(err);
+    }
+  }
+  if (failures.length) {
+    const first = failures[0];
+    throw new Error(`upload purge: ${failures.length} of ${rows.length} rows failed (${first instanceof Error ? first.message : String(first)})`, { cause: first });
+  }
+  return result;
 }

@@ -1,5 +1,6 @@
 import type { User } from '@dewy/contracts';
 import type { UserRow } from '../../db/schema';
+import { isAdmin } from '../../policies';
 
 /** The user as the page sees it (contracts UserSchema): credits = one-time + subscription. */
 export function presentUser(u: UserRow): User {
@@ -18,6 +19,6 @@ export function presentUser(u: UserRow): User {
     subscription_end_date: u.subscriptionEndDate?.toISOString() ?? null,
     next_renewal_date: u.nextRenewalDate?.toISOString() ?? null,
     subscriptionId: u.subscriptionId,
-    isAdmin: u.id === 1,
+    isAdmin: isAdmin(u),
   };
 }

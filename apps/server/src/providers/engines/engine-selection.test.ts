@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import { loadConfig } from '../../config';
@@ -8,14 +7,8 @@ import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { getBalance } from '../../modules/credits/credits.service';
 import { createRetouchEngine } from './index';
+import { freePort } from '../../../test/helpers/wait';
 
-async function freePort(): Promise<number> {
-  const srv = net.createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as net.AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
-}
 
 describe('engine chosen by config', () => {
   it('local by default, RunPod when configured, and refuses a RunPod set-up without its key', () => {

@@ -14,5 +14,5 @@ export function createRetouchEngine(config: AppConfig): RetouchEngine {
       pollIntervalMs: config.engine.runpodPollIntervalMs,
     });
   }
-  return createLocalEngine({ modelsDir: config.engine.modelsDir, threads: config.engine.threads });
+  return createLocalEngine({ modelsDir: config.engine.modelsDir, threads: config.engine.threads, srMaxInputPixels: config.engine.srMaxInputPixels });
 }

@@ -1,34 +1,25 @@
+import type { UpscaleInput } from '@dewy/contracts';
+
 /**
- * A retouch/upscale engine, shaped by our use: the job handler gives it the stored photo and the
- * validated options and gets the finished image back. Adapters: local CPU (packages/engine in worker
- * threads) and RunPod serverless (`/run` + `/status/{id}`), chosen by config (RETOUCH_ENGINE).
+ * A retouch/upscale engine, shaped by our use: the tool gives it the stored photo and the request
+ * input exactly as validated and charged (the spec's wire shape, `UpscaleInput` of contracts, declared
+ * once), and gets the finished image back. Adapters: local CPU (packages/engine in worker threads; the
+ * one place the wire input is mapped to the engine's options) and RunPod serverless (`/run` +
+ * `/status/{id}`; sends the wire input as it is), chosen by config (RETOUCH_ENGINE).
  */
-export interface RetouchEngineOptions {
-  /** Model index of 001 §5 (0..8) that selects the retouch parameter set. */
-  loraIndex: number;
-  /** 0 < factor ≤ 2. Output size = round(input × factor) per side. */
-  scaleFactor: number;
-  /** 0 = none/studio, 1 = fair skin ('ppoyong'). */
-  filterIndex: 0 | 1;
-  /** 0..1; 0.01 with filterIndex 0 and empty prompt means no filter. */
-  filterStrength: number;
-  filterPrompt: string;
-  exclude: { upperLip: boolean; lowerLip: boolean; leftEyebrow: boolean; rightEyebrow: boolean; nose: boolean; hair: boolean };
-  outputFormat: 'jpg' | 'png';
-  outputQuality: number;
-  seed: number;
-  prompt: string;
-}
+
+/** The stored input of a retouch job: the request input with the server-chosen seed and factor. */
+export type RetouchJobInput = UpscaleInput & { seed: number };
 
 export interface RetouchEngineInput {
   /** The original photo's bytes (JPEG or PNG). */
   imageBytes: Buffer;
-  /** A signed URL of the same photo, for remote engines that fetch it themselves. */
+  /** A signed absolute URL of the same photo, for remote engines that fetch it themselves. */
   imageUrl: string;
-  /** Width and height of the original (px). */
+  /** Width and height of the original (px), as the server measured it. */
   width: number;
   height: number;
-  options: RetouchEngineOptions;
+  input: RetouchJobInput;
 }
 
 export interface RetouchEngineResult {
@@ -40,9 +31,12 @@ export interface RetouchEngineResult {
   meta: Record<string, unknown>;
 }
 
+/** Progress of a running job: engine stage and its 0..1 completion. */
+export type EngineProgress = (stage: string, fraction: number) => void;
+
 export interface RetouchEngine {
   readonly name: string;
   /** Runs the job to the end; rejects on failure or when `signal` aborts. */
-  run(input: RetouchEngineInput, signal?: AbortSignal): Promise<RetouchEngineResult>;
+  run(input: RetouchEngineInput, signal?: AbortSignal, onProgress?: EngineProgress): Promise<RetouchEngineResult>;
   close(): Promise<void>;
 }

@@ -47,21 +47,28 @@ afterEach(() => {
   Object.assign(fake.options, { apiKey: API_KEY, mode: 'complete', outputMode: 'base64', pollsBeforeDone: 2 });
 });
 
-function job(over: Partial<RetouchEngineInput['options']> = {}): RetouchEngineInput {
+function job(over: Partial<RetouchEngineInput['input']> = {}): RetouchEngineInput {
   return {
     imageBytes: photo,
     imageUrl,
     width: 512,
     height: 512,
-    options: {
-      loraIndex: 7,
-      scaleFactor: 1.5,
-      filterIndex: 1,
-      filterStrength: 0.75,
-      filterPrompt: 'asle filter',
-      exclude: { upperLip: true, lowerLip: false, leftEyebrow: true, rightEyebrow: false, nose: true, hair: false },
-      outputFormat: 'jpg',
-      outputQuality: 100,
+    input: {
+      image: 'http://localhost/api/storage/file?key=u/1/originals/adele.png',
+      lora_index: 7,
+      scale_factor: 1.5,
+      filter_index: 1,
+      filter_strength: 0.75,
+      filter_prompt: 'asle filter',
+      upper_lip: true,
+      lower_lip: false,
+      left_eyebrow: true,
+      right_eyebrow: false,
+      nose: true,
+      hair: false,
+      output_format: 'jpg',
+      output_quality: 100,
+      numImages: 1,
       seed: 4242,
       prompt: '',
       ...over,
@@ -114,14 +121,14 @@ describe('RunPod engine against the fake endpoint', () => {
 
   it.each(['data_url', 'image_url', 'images'] as const)('reads the %s output shape', async (mode) => {
     fake.options.outputMode = mode;
-    const result = await engine().run(job({ outputFormat: 'png', scaleFactor: 0.5 }));
+    const result = await engine().run(job({ output_format: 'png', scale_factor: 0.5 }));
     expect([result.format, result.width, result.height]).toEqual(['png', 256, 256]);
   });
 
   it('retries polls that fail at the gateway', async () => {
     const flaky = await startFakeRunpod({ apiKey: API_KEY, failFirstPolls: 2 });
     try {
-      const result = await createRunpodEngine({ endpointUrl: flaky.endpointUrl, apiKey: API_KEY, pollIntervalMs: 5 }).run(job({ scaleFactor: 0.25 }));
+      const result = await createRunpodEngine({ endpointUrl: flaky.endpointUrl, apiKey: API_KEY, pollIntervalMs: 5 }).run(job({ scale_factor: 0.25 }));
       expect(result.width).toBe(128);
     } finally {
       await flaky.close();
@@ -177,7 +184,7 @@ describe('image URL', () => {
     const relative = `/api/storage/file${new URL(imageUrl).search}`;
     const base = new URL(imageUrl).origin;
     expect(buildRunpodInput({ ...job(), imageUrl: relative }, base).image).toBe(imageUrl);
-    const result = await engine({ imageBaseUrl: base }).run({ ...job({ scaleFactor: 0.25 }), imageUrl: relative });
+    const result = await engine({ imageBaseUrl: base }).run({ ...job({ scale_factor: 0.25 }), imageUrl: relative });
     expect(result.width).toBe(128);
     const before = fake.jobs.size;
     await expect(engine().run({ ...job(), imageUrl: relative })).rejects.toMatchObject({ reason: 'bad_input' });

@@ -1,5 +1,5 @@
 import sharp, { type Metadata } from 'sharp';
-import type { RetouchEngine, RetouchEngineInput, RetouchEngineResult } from './retouch-engine';
+import type { RetouchEngine, RetouchEngineInput, RetouchEngineResult, RetouchJobInput } from './retouch-engine';
 
 /**
  * Retouch on a RunPod serverless endpoint (GUIDE §1 "remote GPU workers", §3 step 3), through RunPod's
@@ -33,27 +33,7 @@ export interface RunpodEngineOptions {
 }
 
 /** The `input` object of spec 001 §3 (upscale request input), as the RunPod worker reads it. */
-export interface RunpodUpscaleInput {
-  image: string;
-  seed: number;
-  prompt: string;
-  output_format: 'jpg' | 'png';
-  output_quality: number;
-  lora_index: number;
-  numImages: 1;
-  width: number;
-  height: number;
-  scale_factor: number;
-  upper_lip: boolean;
-  lower_lip: boolean;
-  filter_strength: number;
-  filter_index: 0 | 1;
-  filter_prompt: string;
-  left_eyebrow: boolean;
-  right_eyebrow: boolean;
-  nose: boolean;
-  hair: boolean;
-}
+export type RunpodUpscaleInput = RetouchJobInput & { width: number; height: number; numImages: 1 };
 
 export type RunpodErrorReason = 'bad_input' | 'unauthorized' | 'http' | 'failed' | 'cancelled' | 'timed_out' | 'bad_output';
 
@@ -82,33 +62,12 @@ interface RunpodStatus {
 }
 
 /**
- * Maps our engine input to spec 001 §3's `input` object (exclusions as booleans, numImages 1).
- * `image` is `input.imageUrl`, resolved against `imageBaseUrl` when relative; throws RunpodError
- * `bad_input` when it cannot be made an absolute http(s) URL.
+ * Spec 001 §3's `input` object for RunPod: the stored request input as it is, with `image` replaced by
+ * the signed URL (resolved against `imageBaseUrl` when relative) and the server-measured size; throws
+ * RunpodError `bad_input` when it cannot be made an absolute http(s) URL.
  */
 export function buildRunpodInput(input: RetouchEngineInput, imageBaseUrl?: string): RunpodUpscaleInput {
-  const o = input.options;
-  return {
-    image: absoluteImageUrl(input.imageUrl, imageBaseUrl),
-    seed: o.seed,
-    prompt: o.prompt,
-    output_format: o.outputFormat,
-    output_quality: o.outputQuality,
-    lora_index: o.loraIndex,
-    numImages: 1,
-    width: input.width,
-    height: input.height,
-    scale_factor: o.scaleFactor,
-    upper_lip: o.exclude.upperLip,
-    lower_lip: o.exclude.lowerLip,
-    filter_strength: o.filterStrength,
-    filter_index: o.filterIndex,
-    filter_prompt: o.filterPrompt,
-    left_eyebrow: o.exclude.leftEyebrow,
-    right_eyebrow: o.exclude.rightEyebrow,
-    nose: o.exclude.nose,
-    hair: o.exclude.hair,
-  };
+  return { ...input.input, image: absoluteImageUrl(input.imageUrl, imageBaseUrl), numImages: 1, width: input.width, height: input.height };
 }
 
 /**
@@ -217,7 +176,7 @@ export function createRunpodEngine(opts: RunpodEngineOptions): RetouchEngine {
         }
 
         const raw = await readResult(last.output, jobSignal, jobId);
-        const result = await toResult(raw, input.options.outputFormat, input.options.outputQuality, jobId);
+        const result = await toResult(raw, input.input.output_format, input.input.output_quality, jobId);
         result.meta = {
           ...result.meta,
           engine: 'runpod',

@@ -21,8 +21,8 @@ export interface LocalStorageRoutesOptions {
  *   matches (400 CHECKSUM_MISMATCH). Answers 200 with an empty body and an `ETag`, as S3 does.
  * - `GET /api/storage/file?key&exp[&dl]&sig`: the signed download. 403 FORBIDDEN when forged or
  *   expired, 404 NOT_FOUND when missing; streams the object with its stored content type,
- *   `Cache-Control: private, max-age=…` (at most the URL's remaining life) and
- *   `Content-Disposition: attachment` when `dl` is set.
+ *   `Cache-Control: private, max-age=…` (at most the URL's remaining life),
+ *   `Cross-Origin-Resource-Policy: cross-origin` and `Content-Disposition: attachment` when `dl` is set.
  *
  * Registered in its own encapsulated context: its catch-all raw-body parser replaces every parser
  * there (so an upload labelled `application/json` is not parsed as JSON) and never leaks into the app.
@@ -33,7 +33,7 @@ export const localStorageRoutesPlugin: FastifyPluginAsync<LocalStorageRoutesOpti
   // Hand the raw request stream to the handler, which reads it with its own cap.
   scope.addContentTypeParser('*', (_req, payload, done) => done(null, payload));
 
-  scope.put(LOCAL_UPLOAD_PATH, async (req, reply) => {
+  scope.put(LOCAL_UPLOAD_PATH, { config: { access: 'public' } }, async (req, reply) => {
     const signed = storage.verifyPut(req.query as Record<string, unknown>);
 
     const declared = req.headers['content-length'];
@@ -60,7 +60,7 @@ export const localStorageRoutesPlugin: FastifyPluginAsync<LocalStorageRoutesOpti
       .send();
   });
 
-  scope.get(LOCAL_FILE_PATH, async (req, reply) => {
+  scope.get(LOCAL_FILE_PATH, { config: { access: 'public' } }, async (req, reply) => {
     const signed = storage.verifyGet(req.query as Record<string, unknown>);
     const obj = await storage.openRead(signed.key);
     const remaining = Math.max(0, signed.exp - Math.floor(Date.now() / 1000));
@@ -68,7 +68,10 @@ export const localStorageRoutesPlugin: FastifyPluginAsync<LocalStorageRoutesOpti
       .header('Content-Type', obj.contentType)
       .header('Content-Length', String(obj.size))
       .header('Cache-Control', `private, max-age=${Math.min(remaining, MAX_CACHE_SECONDS)}`)
-      .header('X-Content-Type-Options', 'nosniff');
+      .header('X-Content-Type-Options', 'nosniff')
+      // The signature is the capability, as with an S3 object (which sends no CORP): a CDN on another
+      // host (CDN_DOMAIN) may serve this file to our page, which the app-wide `same-origin` would block.
+      .header('Cross-Origin-Resource-Policy', 'cross-origin');
     if (signed.downloadFilename) reply.header('Content-Disposition', contentDispositionValue(signed.downloadFilename));
     return reply.send(obj.stream);
   });

@@ -5,15 +5,28 @@ import { Select } from '../../../components/ui/select';
 import { Toggle } from '../../../components/ui/toggle';
 import { notify } from '../../../lib/toast';
 import type { UpscaleOptions } from '../lib/options';
+import type { ScaleLimit } from '../lib/scale-limit';
 
 export interface OptionsPanelProps {
   options: UpscaleOptions;
+  /** The blocking rule for the loaded photo (null without a photo). */
+  scaleLimit: ScaleLimit | null;
   onChange: (patch: Partial<UpscaleOptions>) => void;
 }
 
+const factor = (f: number) => f.toFixed(1);
+
 /** Retouch controls of 001 §2/§5: gender, ethnicity, level, scale, filter, exclusions. */
-export function OptionsPanel({ options, onChange }: OptionsPanelProps) {
+export function OptionsPanel({ options, scaleLimit, onChange }: OptionsPanelProps) {
   const { t } = useTranslation();
+  // The limit is explained before the click (the blocking dialog stays for the click itself).
+  const scaleHint = !scaleLimit
+    ? null
+    : scaleLimit.blocked
+      ? t('upscale.scaleLimit.blocked', { scale: factor(options.scale), width: scaleLimit.width, height: scaleLimit.height, sum: scaleLimit.width + scaleLimit.height, max: factor(scaleLimit.max) })
+      : scaleLimit.limited
+        ? t('upscale.scaleLimit.explain', { max: factor(scaleLimit.max) })
+        : null;
   const levels = retouchOptionsFor(options.gender, options.ethnicity);
   const comingSoon = () => notify.info(t('upscale.toast.comingSoon'));
 
@@ -52,6 +65,10 @@ export function OptionsPanel({ options, onChange }: OptionsPanelProps) {
         max={SCALE_FACTOR.max}
         step={SCALE_FACTOR.step}
         display={`×${options.scale.toFixed(1)}`}
+        valueText={scaleLimit?.blocked ? t('upscale.scaleLimit.valueBlocked', { scale: factor(options.scale) }) : `×${factor(options.scale)}`}
+        limit={scaleLimit?.limited ? { value: scaleLimit.max, label: t('upscale.scaleLimit.marker', { max: factor(scaleLimit.max) }) } : null}
+        hint={scaleHint}
+        hintTone={scaleLimit?.blocked ? 'warn' : 'info'}
         onChange={(scale) => onChange({ scale })}
         testId="upscale-scale"
       />

@@ -1,5 +1,4 @@
 import { useTranslation } from 'react-i18next';
-import { ComparisonSlider } from '../../../components/ui/comparison-slider';
 import { Dialog } from '../../../components/ui/dialog';
 
 type Close = (open: boolean) => void;
@@ -31,6 +30,7 @@ export function GuideDialog({ open, onOpenChange }: { open: boolean; onOpenChang
     <Dialog open={open} onOpenChange={onOpenChange} title={t('upscale.guide.title')} size="md" testId="upscale-guide-dialog" closeLabel={t('common.close')}>
       <ul className="guide-list">
         <li>{t('upscale.guide.minSize')}</li>
+        <li>{t('upscale.guide.scaleLimit')}</li>
         <li>{t('upscale.guide.autoResize')}</li>
         <li>{t('upscale.guide.formats')}</li>
         <li>{t('upscale.guide.badge')}</li>
@@ -57,21 +57,5 @@ export function LargeImageDialog({ open, onOpenChange }: { open: boolean; onOpen
         </button>
       }
     />
-  );
-}
-
-/** Fullscreen before/after overlay. */
-export function FullscreenCompare({ open, onOpenChange, before, after }: { open: boolean; onOpenChange: Close; before: string; after: string }) {
-  const { t } = useTranslation();
-  return (
-    <Dialog open={open} onOpenChange={onOpenChange} title={t('upscale.result.fullscreen')} size="full" testId="upscale-fullscreen-dialog" closeLabel={t('common.close')}>
-      <div className="fullscreen-slider">
-        <ComparisonSlider
-          leftImage={{ src: before, alt: t('upscale.result.beforeAlt'), label: t('common.before') }}
-          rightImage={{ src: after, alt: t('upscale.result.afterAlt'), label: t('common.after') }}
-          testId="upscale-fullscreen-slider"
-        />
-      </div>
-    </Dialog>
   );
 }

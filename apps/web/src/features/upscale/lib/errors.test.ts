@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
-import { uploadErrorKey, upscaleFailure } from './errors';
+import { upscaleFailure } from './errors';
 
 const apiError = (status: number, code?: string, serverError?: string) => new ApiError(status, code, serverError ?? 'x', serverError, null);
 
@@ -10,15 +10,10 @@ describe('upscale error catalogue (001 §8)', () => {
     expect(upscaleFailure(apiError(400, undefined, '크레딧이 부족합니다.'))).toEqual({ kind: 'message', key: 'upscale.error.insufficientCredits' });
   });
   it('maps NSFW, maintenance, blocking and the rest', () => {
-    expect(upscaleFailure(apiError(400, undefined, 'NSFW_CONTENT_DETECTED'))).toEqual({ kind: 'message', key: 'upscale.error.nsfw' });
-    expect(upscaleFailure(apiError(503, 'MAINTENANCE'))).toEqual({ kind: 'message', key: 'upscale.error.maintenance' });
+    expect(upscaleFailure(apiError(400, undefined, 'NSFW_CONTENT_DETECTED'))).toEqual({ kind: 'message', key: 'toolJob.error.nsfw' });
+    expect(upscaleFailure(apiError(503, 'MAINTENANCE'))).toEqual({ kind: 'message', key: 'toolJob.error.maintenance' });
     expect(upscaleFailure(apiError(400, 'UPSCALE_BLOCKED'))).toEqual({ kind: 'blocked' });
     expect(upscaleFailure(apiError(500, 'INTERNAL'))).toEqual({ kind: 'message', key: 'upscale.error.generic' });
     expect(upscaleFailure(new Error('boom'))).toEqual({ kind: 'message', key: 'upscale.error.generic' });
-  });
-  it('maps upload failures', () => {
-    expect(uploadErrorKey(apiError(400, 'NSFW_CONTENT_DETECTED'))).toBe('upscale.error.nsfw');
-    expect(uploadErrorKey(apiError(503))).toBe('upscale.error.maintenance');
-    expect(uploadErrorKey(apiError(0, 'NETWORK'))).toBe('upscale.error.uploadFailed');
   });
 });

@@ -1,0 +1,47 @@
+import type { AppContext } from './context';
+import { purgeRateLimits } from './lib/rate-limit';
+import { purgeExpiredSessions } from './modules/auth/session.service';
+import { recoverStuckJobs } from './modules/tool-jobs/tool-jobs.recovery';
+import { purgeStalePendingUploads } from './modules/uploads/uploads.service';
+
+/** How often the job reaper runs (ms): with the 10 s heartbeat and 30 s staleness, a dead worker's job is refunded within 45 s. */
+export const REAPER_INTERVAL_MS = 15_000;
+/** How often expired rows (sessions, rate-limit counters, unconfirmed uploads…) are purged (ms). */
+export const PURGE_INTERVAL_MS = 60_000;
+
+/**
+ * Periodic upkeep of a process that serves the API or runs workers: the job reaper (paid jobs whose
+ * worker died or whose queue job is gone are failed and refunded, once) and the purge of expired rows.
+ * Every process may run it: each step is conditional, so two processes never refund twice.
+ * @returns a stop function.
+ */
+export function startHousekeeping(ctx: AppContext): () => void {
+  const log = ctx.log.child({ task: 'housekeeping' });
+  const maxAgeMs = (ctx.config.workers.jobTimeoutSeconds + 120) * 1000;
+  const reaper = setInterval(() => {
+    recoverStuckJobs(ctx, { singleOwner: false, maxAgeMs })
+      .then((ids) => ids.length && log.warn({ imageIds: ids }, 'failed and refunded jobs whose worker stopped'))
+      .catch((err) => log.error({ err }, 'job recovery failed'));
+  }, REAPER_INTERVAL_MS);
+  const purge = setInterval(() => {
+    const db = ctx.database.db;
+    purgeExpiredSessions(db, ctx.config.session).catch((err) => log.error({ err }, 'session purge failed'));
+    purgeRateLimits(db).catch((err) => log.error({ err }, 'rate-limit purge failed'));
+    purgeStalePendingUploads(ctx).catch((err) => log.error({ err }, 'pending-upload purge failed'));
+  }, PURGE_INTERVAL_MS);
+  reaper.unref();
+  purge.unref();
+  return () => {
+    clearInterval(reaper);
+    clearInterval(purge);
+  };
+}
+
+/**
+ * Recovery at start: with one owner (embedded PGlite) every job the crash left active is failed and
+ * refunded at once; on PostgreSQL other workers may be alive, so only jobs without a live heartbeat are.
+ */
+export async function recoverAtStart(ctx: AppContext): Promise<number[]> {
+  const singleOwner = ctx.database.kind === 'pglite';
+  return recoverStuckJobs(ctx, { singleOwner, maxAgeMs: (ctx.config.workers.jobTimeoutSeconds + 120) * 1000 });
+}

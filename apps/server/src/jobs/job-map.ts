@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/**
+ * Payload of every paid tool job: the id of its history row (`images.id`). Everything else (the
+ * input, the cost, the owner) is read from that row, so a payload can never disagree with what was
+ * charged.
+ */
+export const ToolJobPayloadSchema = z.object({ imageId: z.number().int().positive() });
+export type ToolJobPayload = z.infer<typeof ToolJobPayloadSchema>;
+
+/**
+ * The typed job map [Immich `JobOf<T>`]: every queue job name the application knows → its payload.
+ * `enqueue` accepts only these names with these payloads. A tool's job name must be listed here; the
+ * worker refuses to start when a name has no handler (see `createJobQueue`). Tests add names by
+ * module augmentation (`declare module '…/jobs/job-map' { interface JobMap { … } }`).
+ */
+export interface JobMap {
+  /** Retouch + super-resolution (the main job, history source 'upscale'). */
+  upscale: ToolJobPayload;
+}
+
+export type JobName = keyof JobMap & string;
+
+/**
+ * Payload schema of each declared job name, for the queue to validate what it sends and receives.
+ * Partial in type only because tests declare extra names; at run time the queue knows exactly the
+ * names it was given.
+ */
+export type JobSchemas = { [N in JobName]?: z.ZodType<JobMap[N]> };
+
+/** The job names declared in production, with their payload schemas. */
+export const JOB_SCHEMAS = {
+  upscale: ToolJobPayloadSchema,
+} satisfies JobSchemas;

@@ -1,0 +1,55 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  HistoryQuerySchema,
+  ImageDownloadQuerySchema,
+  HistoryResponseSchema,
+  JobStatusResponseSchema,
+  PresignDownloadRequestSchema,
+  PresignDownloadResponseSchema,
+} from '@dewy/contracts';
+import type { AppContext } from '../../context';
+import { contentDispositionValue } from '../../providers/storage';
+import { userOf } from '../auth/auth.guard';
+import { downloadBytes, jobStatus, listHistory, presignDownload } from './images.service';
+
+/** Job status, history and downloads of every tool's images (spec 001 §7), for the signed-in owner only. */
+export function imagesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/image/status/:jobId',
+      { config: { access: 'user' }, schema: { tags: ['images'], params: z.object({ jobId: z.string().uuid() }), response: { 200: JobStatusResponseSchema } } },
+      async (req) => jobStatus(ctx, userOf(req).id, req.params.jobId),
+    );
+
+    app.get(
+      '/api/image/history/:userId',
+      {
+        config: { access: 'user' },
+        schema: { tags: ['images'], params: z.object({ userId: z.coerce.number().int() }), querystring: HistoryQuerySchema, response: { 200: HistoryResponseSchema } },
+      },
+      async (req) => listHistory(ctx, userOf(req).id, req.params.userId, req.query),
+    );
+
+    app.post(
+      '/api/image/presign-download',
+      { config: { access: 'user' }, schema: { tags: ['images'], body: PresignDownloadRequestSchema, response: { 200: PresignDownloadResponseSchema } } },
+      async (req) => presignDownload(ctx, userOf(req).id, req.body.url),
+    );
+
+    app.get(
+      '/api/image/download',
+      { config: { access: 'user' }, schema: { tags: ['images'], querystring: ImageDownloadQuerySchema } },
+      async (req, reply) => {
+        const file = await downloadBytes(ctx, userOf(req).id, req.query.url);
+        // Set here, not only by the global headers: this route serves customer bytes.
+        return reply
+          .header('content-type', file.contentType)
+          .header('x-content-type-options', 'nosniff')
+          .header('content-disposition', contentDispositionValue(file.filename))
+          .header('cache-control', 'private, no-store')
+          .send(file.bytes);
+      },
+    );
+  };
+}

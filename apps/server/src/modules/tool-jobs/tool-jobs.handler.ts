@@ -1,0 +1,99 @@
+import { and, eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { HistorySource } from '@dewy/contracts';
+import type { AppServices } from '../../context';
+import { images } from '../../db/schema';
+import type { JobHandler } from '../../jobs/queue';
+import { viewUrl } from '../images/image-urls';
+import type { ToolDefinition } from './tool-definition';
+import { failAndRefund } from './tool-jobs.service';
+
+/** How often a running job's row is stamped (ms); recovery calls a job dead after `HEARTBEAT.staleMs`. */
+export const HEARTBEAT = { intervalMs: 10_000, staleMs: 30_000 } as const;
+/** Progress events of one job are sent at most this often (ms); the last one of a stage always goes. */
+const PROGRESS_MIN_INTERVAL_MS = 250;
+
+/**
+ * The one job handler of every tool (GUIDE §3 worker step): reads the job's row; does nothing unless
+ * it is still `processing` (at-least-once queue); parses the stored input with the tool's own schema;
+ * stamps a heartbeat on the row every `HEARTBEAT.intervalMs` while it runs; runs the tool with a
+ * throttled progress reporter; stores the image under `u/<userId>/results/<jobId>.<ext>`; completes
+ * the row only if it is still `processing` (else deletes the stored file); on any error fails and
+ * refunds once. Progress and the final status are published on the job event bus.
+ */
+export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: FastifyBaseLogger): JobHandler<typeof tool.jobName> {
+  return {
+    expireInSeconds: ctx.config.workers.jobTimeoutSeconds,
+    async handle({ imageId }, { signal }) {
+      const db = ctx.database.db;
+      const row = (await db.select().from(images).where(eq(images.id, imageId)))[0];
+      if (!row || row.status !== 'processing') return;
+      const source = row.source as HistorySource;
+      const jobLog = log.child({ tool: tool.name, jobId: row.jobId, imageId, userId: row.userId });
+      const beat = () => db.update(images).set({ heartbeatAt: new Date() }).where(and(eq(images.id, imageId), eq(images.status, 'processing')));
+      await beat();
+      const heartbeat = setInterval(() => void beat().catch((err) => jobLog.warn({ err }, 'heartbeat failed')), HEARTBEAT.intervalMs);
+      heartbeat.unref();
+
+      let lastSent = 0;
+      let lastStage = '';
+      const progress = (stage: string, fraction: number) => {
+        const now = Date.now();
+        if (stage === lastStage && now - lastSent < PROGRESS_MIN_INTERVAL_MS && fraction < 1) return;
+        lastSent = now;
+        lastStage = stage;
+        const f = Math.min(1, Math.max(0, Number.isFinite(fraction) ? fraction : 0));
+        void ctx.events.publish(row.userId, { type: 'progress', jobId: row.jobId, source, stage, fraction: f });
+      };
+
+      let resultKey: string | undefined;
+      try {
+        const input = tool.input.parse(row.input);
+        const originalKey = row.originalKey;
+        const output = await tool.run(
+          {
+            app: ctx,
+            row,
+            signal,
+            progress,
+            log: jobLog,
+            readOriginal: async () => {
+              if (!originalKey) throw new Error('this job has no original image');
+              return ctx.storage.get(originalKey);
+            },
+            originalUrl: async () => {
+              if (!originalKey) throw new Error('this job has no original image');
+              const url = await viewUrl(ctx, originalKey, { ttlSeconds: ctx.config.workers.jobTimeoutSeconds });
+              return new URL(url, ctx.config.publicUrl).toString();
+            },
+          },
+          input,
+        );
+        signal.throwIfAborted();
+        resultKey = `u/${row.userId}/results/${row.jobId}.${output.format === 'png' ? 'png' : 'jpg'}`;
+        await ctx.storage.put(resultKey, output.bytes, output.format === 'png' ? 'image/png' : 'image/jpeg');
+        const now = new Date();
+        const done = await db
+          .update(images)
+          .set({ status: 'completed', resultKey, width: output.width, height: output.height, meta: output.meta, updatedAt: now, completedAt: now })
+          .where(and(eq(images.id, imageId), eq(images.status, 'processing')))
+          .returning({ id: images.id });
+        if (done.length === 0) {
+          await ctx.storage.delete(resultKey).catch(() => {}); // failed meanwhile (reaper): keep no orphan
+          return;
+        }
+        jobLog.info({ width: output.width, height: output.height }, 'job completed');
+        await ctx.events.publish(row.userId, { type: 'status', jobId: row.jobId, source, status: 'completed' });
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        jobLog.warn({ reason: message }, 'job failed; refunding');
+        if (resultKey) await ctx.storage.delete(resultKey).catch(() => {});
+        if (await failAndRefund(db, imageId, message)) {
+          await ctx.events.publish(row.userId, { type: 'status', jobId: row.jobId, source, status: 'failed' });
+        }
+      } finally {
+        clearInterval(heartbeat);
+      }
+    },
+  };
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from './context';
+import { installAccessControl } from './modules/auth/auth.guard';
+import { authRoutes } from './modules/auth/auth.routes';
+import { flagsRoutes } from './modules/flags/flags.routes';
+import { imagesRoutes } from './modules/images/images.routes';
+import { retouchRoutes } from './modules/retouch/retouch.routes';
+import { jobEventsRoutes } from './modules/tool-jobs/job-events.routes';
+import { uploadsRoutes } from './modules/uploads/uploads.routes';
+import { registerLocalStorageRoutes } from './providers/storage/local-storage.routes';
+import type { LocalStorage } from './providers/storage/local.storage';
+
+/**
+ * The one route index [Outline server/routes/api/index.ts]: every route module of the API, in one
+ * list. Each route declares who may call it (`config: { access: 'public' | 'user' | 'admin' }`); one
+ * hook enforces it (modules/auth/auth.guard.ts), and an /api route without a declaration stops start-up.
+ */
+export const ROUTE_MODULES = [authRoutes, flagsRoutes, uploadsRoutes, imagesRoutes, retouchRoutes, jobEventsRoutes] as const;
+
+/** Registers the access hook, the local storage routes (when files are local) and every route module. */
+export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  installAccessControl(app, ctx);
+  // Signed URLs are their own authorisation (HMAC + expiry): public to the session layer.
+  if (ctx.storage.kind === 'local') await registerLocalStorageRoutes(app, ctx.storage as LocalStorage);
+  for (const routes of ROUTE_MODULES) await app.register(routes(ctx));
+}

@@ -1,0 +1,9 @@
+import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
+import { retouchTool } from './modules/retouch/retouch.tool';
+
+/**
+ * The one list of paid tools (GUIDE §3). The kernel (modules/tool-jobs) registers a queue handler for
+ * each, recovers each row by its own job name, and knows nothing of a tool beyond its definition.
+ * A new tool is a definition added here (and its job name in jobs/job-map.ts), not a copy of retouch.
+ */
+export const TOOLS: readonly ToolDefinition[] = [retouchTool];

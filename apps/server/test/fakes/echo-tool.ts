@@ -1,0 +1,51 @@
+import sharp from 'sharp';
+import { z } from 'zod';
+import { ToolJobPayloadSchema, type ToolJobPayload } from '../../src/jobs/job-map';
+import { JOB_SCHEMAS } from '../../src/jobs/job-map';
+import { defineTool } from '../../src/modules/tool-jobs/tool-definition';
+import { TOOLS } from '../../src/tools';
+
+declare module '../../src/jobs/job-map' {
+  interface JobMap {
+    /** The test-only tool's queue. */
+    'test-echo': ToolJobPayload;
+  }
+}
+
+/** Input of the echo tool: an uploaded image, the price to charge, and how the run should end. */
+export const EchoInputSchema = z.object({
+  image: z.string(),
+  price: z.number().int().min(0),
+  mode: z.enum(['ok', 'fail', 'hang']).default('ok'),
+});
+
+/**
+ * A second, minimal tool used only in tests: proves that the kernel charges, runs, completes, refunds
+ * and recovers a job of any definition. It returns the original as a PNG; `fail` throws; `hang` waits
+ * until aborted.
+ */
+export const echoTool = defineTool({
+  name: 'echo',
+  source: 'product_try',
+  jobName: 'test-echo',
+  input: EchoInputSchema,
+  imageUrlOf: (input) => input.image,
+  prepare: (input) => ({ input, cost: input.price }),
+  engineName: () => 'echo',
+  async run(job, input) {
+    job.progress('echo', 0.5);
+    if (input.mode === 'fail') throw new Error('ECHO_FAILED: asked to fail');
+    if (input.mode === 'hang') {
+      await new Promise((_, reject) => job.signal.addEventListener('abort', () => reject(job.signal.reason)));
+    }
+    const img = sharp(await job.readOriginal());
+    const meta = await img.metadata();
+    return { bytes: await img.png().toBuffer(), format: 'png', width: meta.width!, height: meta.height!, meta: { echoed: true } };
+  },
+});
+
+/** Context overrides that add the echo tool beside the real ones. */
+export const withEchoTool = {
+  tools: [...TOOLS, echoTool],
+  jobSchemas: { ...JOB_SCHEMAS, 'test-echo': ToolJobPayloadSchema },
+};

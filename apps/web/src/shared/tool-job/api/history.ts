@@ -1,0 +1,24 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { HistoryResponse, HistorySource } from '@dewy/contracts';
+import { apiRequest } from '../../../lib/api-client';
+
+/** GET /api/image/history/{userId}?source=… (001 §7), newest first. */
+export function fetchToolHistory(userId: number, source: HistorySource): Promise<HistoryResponse> {
+  return apiRequest<HistoryResponse>(`/api/image/history/${userId}?source=${encodeURIComponent(source)}&limit=100`);
+}
+
+export const toolHistoryKey = (source: HistorySource, userId: number | undefined) => ['tool-history', source, userId] as const;
+
+export function toolHistoryOptions(source: HistorySource, userId: number | undefined) {
+  return queryOptions({
+    queryKey: toolHistoryKey(source, userId),
+    queryFn: () => fetchToolHistory(userId as number, source),
+    enabled: userId !== undefined,
+    staleTime: 0,
+  });
+}
+
+/** One tool's history for the signed-in user (disabled while signed out). */
+export function useToolHistory(source: HistorySource, userId: number | undefined) {
+  return useQuery(toolHistoryOptions(source, userId));
+}

@@ -1,0 +1,55 @@
+import type { HistoryImage } from '@dewy/contracts';
+import { useTranslation } from 'react-i18next';
+import './tool-job.css';
+
+export interface HistoryListProps {
+  /** The section is `<prefix>-history`; items are `history-item` with data-history-id and data-status. */
+  testIdPrefix: string;
+  /** The tool's words for an empty history. */
+  emptyText: string;
+  items: HistoryImage[];
+  loading: boolean;
+  selectedId: number | null;
+  onSelect: (item: HistoryImage) => void;
+}
+
+/** A tool's history thumbnails: processing items blurred with an overlay, failed ones marked (001 §4). */
+export function HistoryList({ testIdPrefix, emptyText, items, loading, selectedId, onSelect }: HistoryListProps) {
+  const { t, i18n } = useTranslation();
+  const fmt = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ko-KR', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Seoul' });
+  return (
+    <section className="history" aria-labelledby={`${testIdPrefix}-history-title`} data-testid={`${testIdPrefix}-history`}>
+      <h2 id={`${testIdPrefix}-history-title`}>{t('toolJob.history.title')}</h2>
+      {loading ? (
+        <div className="history-empty">
+          <div className="spinner" />
+        </div>
+      ) : items.length === 0 ? (
+        <p className="history-empty">{emptyText}</p>
+      ) : (
+        <ul className="history-grid">
+          {items.map((item) => {
+            const thumb = item.thumbnail_url ?? item.image_url ?? item.original_image_url;
+            return (
+              <li key={item.id}>
+                <button
+                  type="button"
+                  className={`history-item status-${item.status} ${selectedId === item.id ? 'is-selected' : ''}`}
+                  onClick={() => onSelect(item)}
+                  data-testid="history-item"
+                  data-history-id={item.id}
+                  data-status={item.status}
+                  aria-label={`${t(`toolJob.history.status.${item.status}`)} · ${fmt.format(new Date(item.created_at))}`}
+                >
+                  {thumb ? <img src={thumb} alt="" loading="lazy" /> : <span className="history-noimg" />}
+                  {item.status !== 'completed' ? <span className="history-overlay">{t(`toolJob.history.status.${item.status}`)}</span> : null}
+                  <span className="history-date">{fmt.format(new Date(item.created_at))}</span>
+                </button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,34 @@
+import { UPSCALE_POLLING } from '@dewy/contracts';
+
+/**
+ * A status-polling schedule (the fallback of the job event stream). Each tool has the spec's own:
+ * the upscale schedule is {@link UPSCALE_POLLING_SCHEDULE}; face edit (001 §4) will bring its own.
+ */
+export interface PollingSchedule {
+  /** Delay before status poll number `attempt` (0-based). @param random a number in [0, 1) */
+  delayMs(attempt: number, random: number): number;
+  /** True once polling has to give up (the job counts as failed: timeout). */
+  timedOut(startedAt: number, now: number, attempt: number): boolean;
+}
+
+/**
+ * Delay before status poll number `attempt` (0-based), spec 001 §4: 2 s, 4 s, 8 s, then a random 10–15 s.
+ * @param random a number in [0, 1) (injectable for tests)
+ */
+export function pollDelayMs(attempt: number, random: number = Math.random()): number {
+  const fixed = UPSCALE_POLLING.initialDelaysMs[attempt];
+  if (fixed !== undefined) return fixed;
+  const span = UPSCALE_POLLING.randomMaxMs - UPSCALE_POLLING.randomMinMs;
+  return UPSCALE_POLLING.randomMinMs + Math.floor(random * span);
+}
+
+/** True once polling has run past the 10-minute limit. */
+export function pollTimedOut(startedAt: number, now: number): boolean {
+  return now - startedAt >= UPSCALE_POLLING.timeoutMs;
+}
+
+/** The upscale job's schedule (001 §4), exactly: 2, 4, 8 s, then random 10–15 s, until 10 minutes. */
+export const UPSCALE_POLLING_SCHEDULE: PollingSchedule = {
+  delayMs: (attempt, random) => pollDelayMs(attempt, random),
+  timedOut: (startedAt, now) => pollTimedOut(startedAt, now),
+};

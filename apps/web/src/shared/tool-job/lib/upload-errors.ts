@@ -1,0 +1,17 @@
+import { ApiError } from '../../../lib/api-client';
+
+/**
+ * i18n key of an upload failure (001 §8). The file-type message differs per tool (the spec words it
+ * differently for the retouch and face-edit uploads), so the tool passes its own key.
+ */
+export function uploadErrorKey(err: unknown, fileTypeKey: string): string {
+  if (err instanceof ApiError) {
+    if (err.code === 'NSFW_CONTENT_DETECTED' || err.serverError === 'NSFW_CONTENT_DETECTED') return 'toolJob.error.nsfw';
+    if (err.code === 'MAINTENANCE' || err.status === 503) return 'toolJob.error.maintenance';
+    if (err.code === 'UNSUPPORTED_IMAGE_TYPE') return fileTypeKey;
+    if (err.code === 'IMAGE_TOO_LARGE' || err.code === 'PAYLOAD_TOO_LARGE') return 'toolJob.error.tooLarge';
+    if (err.code === 'IMAGE_CORRUPT' || err.code === 'IMAGE_TOO_MANY_PIXELS') return 'toolJob.error.corrupt';
+    if (err.code === 'UPLOAD_QUOTA_EXCEEDED') return 'toolJob.error.uploadQuota';
+  }
+  return 'toolJob.error.uploadFailed';
+}

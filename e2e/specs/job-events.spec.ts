@@ -1,0 +1,138 @@
+import path from 'node:path';
+import { expect, test, type Route } from '@playwright/test';
+import { FIXTURES, logIn, signUp, uniqueEmail } from './helpers';
+
+/**
+ * The page's side of the job event stream (GET /api/jobs/events, contracts/jobs.ts). The first test runs
+ * a real job on the real server and engine; the others simulate the stream and the job in the browser
+ * (routes) to pin the page's behaviour exactly (upload is real; no engine runs).
+ */
+test('with the real server: the comparison is on screen within 1 s of the job\'s completion, by push', async ({ page }) => {
+  const email = uniqueEmail('realpush');
+  await signUp(page, email, 'password-1234');
+  await logIn(page, email, 'password-1234');
+  await page.goto('/upscale');
+  const stage = page.getByTestId('upscale-stage');
+  await expect(stage).toHaveAttribute('data-push', 'open', { timeout: 15_000 });
+  await page.getByTestId('upscale-file-input').setInputFiles(path.join(FIXTURES, 'rose_leslie_577x880.jpg'));
+  await expect(page.getByTestId('upscale-generate')).toBeEnabled({ timeout: 30_000 });
+  await page.evaluate(() => {
+    const w = window as unknown as { completedAt?: number };
+    const observer = new MutationObserver(() => {
+      if (document.querySelector('[data-testid="upscale-stage"][data-state="completed"]') && !w.completedAt) w.completedAt = Date.now();
+    });
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
+  });
+  await page.getByTestId('upscale-generate').click();
+  await expect(stage).toHaveAttribute('data-state', 'completed', { timeout: 150_000 });
+  await expect(stage).toHaveAttribute('data-settled-via', 'push');
+  await expect(page.getByTestId('upscale-result-slider')).toBeVisible();
+  const shownAt = await page.evaluate(() => (window as unknown as { completedAt?: number }).completedAt ?? 0);
+  const me = (await (await page.request.get('/api/auth/check')).json()) as { user: { id: number } };
+  const hist = (await (await page.request.get(`/api/image/history/${me.user.id}?source=upscale&limit=1`)).json()) as { images: { status: string; updated_at: string }[] };
+  expect(hist.images[0]!.status).toBe('completed');
+  const lagMs = shownAt - Date.parse(hist.images[0]!.updated_at);
+  console.log(`[e2e] job completed → comparison on screen: ${lagMs} ms`);
+  expect(lagMs).toBeLessThan(1000);
+});
+
+test('progress events fill the bar and a completed event shows the result at once, before any poll', async ({ page }) => {
+  const email = uniqueEmail('push');
+  await signUp(page, email, 'password-1234');
+  await logIn(page, email, 'password-1234');
+
+  const jobId = `e2e-push-${Date.now()}`;
+  const pending: string[] = [];
+  let uploadedUrl = '';
+  let completedDeliveredAt = 0;
+  let completedSent = false;
+  const statusCalls: string[] = [];
+
+  // Each connection gets what is queued, then ends; `retry: 200` brings the browser back quickly.
+  await page.route('**/api/jobs/events', async (route: Route) => {
+    let body = 'retry: 200\n\n';
+    for (const data of pending.splice(0)) {
+      body += `event: job\ndata: ${data}\n\n`;
+      if (data.includes('"completed"')) {
+        completedSent = true;
+        completedDeliveredAt = Date.now();
+      }
+    }
+    await route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-store' }, body });
+  });
+  await page.route('**/api/runpod-upscale', (route) =>
+    route.fulfill({ json: { success: true, jobId, imageId: 987654, status: 'processing', cost: 80, credits: 300 } }),
+  );
+  await page.route(`**/api/image/status/${jobId}`, (route) => {
+    // The result exists only once the stream said so: a completion can only come from the push.
+    statusCalls.push(completedSent ? 'completed' : 'processing');
+    return route.fulfill({
+      json: completedSent
+        ? { status: 'completed', imageUrl: uploadedUrl, originalImageUrl: uploadedUrl, images: [uploadedUrl], error: null }
+        : { status: 'processing', imageUrl: null, originalImageUrl: uploadedUrl, images: [], error: null },
+    });
+  });
+
+  await page.goto('/upscale');
+  const stage = page.getByTestId('upscale-stage');
+  // (Each simulated connection ends after its batch, so data-push flips between open and connecting.)
+
+  const uploaded = page.waitForResponse((r) => /\/api\/image\/(confirm-upload|upload-s3)$/.test(r.url()) && r.ok());
+  await page.getByTestId('upscale-file-input').setInputFiles(path.join(FIXTURES, 'obama_910x1137.jpg'));
+  uploadedUrl = ((await (await uploaded).json()) as { imageUrl: string }).imageUrl;
+  await expect(page.getByTestId('upscale-generate')).toBeEnabled({ timeout: 30_000 });
+  await page.getByTestId('upscale-generate').click();
+
+  // Only polling so far: an indeterminate bar.
+  const progress = page.getByTestId('upscale-progress');
+  await expect(progress).toHaveAttribute('data-mode', 'indeterminate');
+  await expect(stage).toHaveAttribute('data-job-id', jobId);
+
+  pending.push(JSON.stringify({ type: 'progress', jobId, source: 'upscale', stage: 'retouch', fraction: 0.42 }));
+  await expect(progress).toHaveAttribute('data-mode', 'determinate');
+  const bar = progress.getByRole('progressbar');
+  await expect(bar).toHaveAttribute('aria-valuenow', '42');
+  await expect(page.getByTestId('upscale-progress-stage')).toHaveText(/피부 보정 중/);
+  await expect(page.getByTestId('upscale-progress-percent')).toHaveText('42%');
+
+  // Note in the page when the stage turns completed (no polling granularity in the measurement).
+  await page.evaluate(() => {
+    const w = window as unknown as { completedAt?: number };
+    const observer = new MutationObserver(() => {
+      if (document.querySelector('[data-testid="upscale-stage"][data-state="completed"]') && !w.completedAt) w.completedAt = Date.now();
+    });
+    observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
+  });
+  pending.push(JSON.stringify({ type: 'status', jobId, source: 'upscale', status: 'completed' }));
+  await expect(stage).toHaveAttribute('data-state', 'completed', { timeout: 5000 });
+  await expect(stage).toHaveAttribute('data-settled-via', 'push');
+  const completedAt = await page.evaluate(() => (window as unknown as { completedAt?: number }).completedAt ?? 0);
+  expect(completedAt - completedDeliveredAt).toBeLessThan(1000);
+  await expect(page.getByTestId('upscale-result-slider')).toBeVisible();
+  // The status endpoint answered completed only after the event: the push settled it, not a poll.
+  expect(statusCalls.filter((s) => s === 'completed').length).toBeGreaterThanOrEqual(1);
+});
+
+test('a failed event fails the job at once with the try-again button', async ({ page }) => {
+  const email = uniqueEmail('pushfail');
+  await signUp(page, email, 'password-1234');
+  await logIn(page, email, 'password-1234');
+  const jobId = `e2e-pushfail-${Date.now()}`;
+  const pending: string[] = [];
+  await page.route('**/api/jobs/events', async (route) => {
+    const body = `retry: 200\n\n${pending.splice(0).map((d) => `event: job\ndata: ${d}\n\n`).join('')}`;
+    await route.fulfill({ status: 200, headers: { 'content-type': 'text/event-stream' }, body });
+  });
+  await page.route('**/api/runpod-upscale', (route) => route.fulfill({ json: { success: true, jobId, imageId: 987655, status: 'processing', cost: 80, credits: 300 } }));
+  await page.route(`**/api/image/status/${jobId}`, (route) => route.fulfill({ json: { status: 'processing', imageUrl: null, originalImageUrl: null, images: [], error: null } }));
+
+  await page.goto('/en/upscale');
+  await page.getByTestId('upscale-file-input').setInputFiles(path.join(FIXTURES, 'rose_leslie_577x880.jpg'));
+  await expect(page.getByTestId('upscale-generate')).toBeEnabled({ timeout: 30_000 });
+  await page.getByTestId('upscale-generate').click();
+  await expect(page.getByTestId('upscale-processing')).toBeVisible();
+  pending.push(JSON.stringify({ type: 'status', jobId, source: 'upscale', status: 'failed' }));
+  await expect(page.getByTestId('upscale-stage')).toHaveAttribute('data-state', 'failed', { timeout: 1500 });
+  await expect(page.getByTestId('upscale-stage')).toHaveAttribute('data-job-status', 'failed');
+  await expect(page.getByTestId('upscale-retry')).toBeVisible();
+});
