@@ -1,45 +1,68 @@
 import PgBoss from 'pg-boss';
-import type { z } from 'zod';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../db/client';
+import type { JobMap, JobName, JobSchemas } from './job-map';
 
-/**
- * A job type: a name, the zod schema of its payload and the handler. Handlers must be idempotent:
- * a job can run again after a crash (the queue is at-least-once).
- */
-export interface JobDefinition<S extends z.ZodType> {
-  name: string;
-  payload: S;
+/** What a handler gets beside its payload. */
+export interface JobRunContext {
+  /** The queue's own job id. */
+  jobId: string;
+  /** Aborted when the job outlives its `expireInSeconds` or the process shuts down hard. */
+  signal: AbortSignal;
+}
+
+/** The handler of one job name. Handlers must be idempotent: the queue is at-least-once. */
+export interface JobHandler<N extends JobName> {
   /** Seconds after which a running job is considered lost (pg-boss expireInSeconds). */
   expireInSeconds: number;
-  handler(payload: z.infer<S>, ctx: { jobId: string; signal: AbortSignal }): Promise<void>;
+  handle(payload: JobMap[N], ctx: JobRunContext): Promise<void>;
 }
+
+export type JobHandlers = { [N in JobName]?: JobHandler<N> };
 
 export interface JobQueue {
   /**
-   * Enqueues a job; with `tx` the insert joins that open transaction, so the job exists exactly when
-   * the transaction commits (the debit, the history row and the enqueue are one unit of work).
-   * @returns the queue's job id.
+   * Enqueues a job of a declared name with its payload (validated with the name's schema); with `tx`
+   * the insert joins that open transaction, so the job exists exactly when the transaction commits
+   * (the debit, the history row and the enqueue are one unit of work).
+   * @returns the queue's job id. @throws Error for an undeclared name or an invalid payload.
    */
-  enqueue(name: string, data: object, opts?: { tx?: Tx }): Promise<string>;
-  /** Starts polling workers for every registered job (in-process mode or `npm run worker`). */
+  enqueue<N extends JobName>(name: N, data: JobMap[N], opts?: { tx?: Tx }): Promise<string>;
+  /**
+   * Starts polling workers for every declared job name (in-process mode or `npm run worker`).
+   * @throws Error naming every declared job that has no handler — the worker refuses to start rather
+   *   than leave paid jobs of that name waiting forever [Immich].
+   */
   startWorkers(opts: { concurrency: number; pollingIntervalSeconds?: number }): Promise<void>;
-  /** State of a queue job: created, retry, active, completed, expired, cancelled, failed, or null. */
-  jobState(name: string, id: string): Promise<string | null>;
+  /** The queue's view of a job: state (created, retry, active, completed, expired, cancelled, failed) and start time; null when unknown. */
+  jobInfo(name: JobName, id: string): Promise<{ state: string; startedOn: Date | null } | null>;
+  /**
+   * Stops fetching and waits up to `timeoutMs` for running handlers; `graceful: false` first aborts
+   * their signals (reason `SHUTDOWN`). Resolves once no handler can touch the database any more (or
+   * the timeout passed), so the caller may close the database afterwards.
+   */
   stop(opts?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
 }
 
 /**
  * The durable queue: pg-boss on the application's own database, through the `db.executeSql` adapter
- * (works on PGlite and PostgreSQL alike). Refuses to start when a registered name has no handler or
- * a handler is registered twice [Immich job registry].
+ * (works on PGlite and PostgreSQL alike). `schemas` declares the job names this process knows (the
+ * typed job map) and `handlers` the code that runs them; retries are off (a failed paid job refunds,
+ * the customer decides whether to try again).
  */
-export async function createJobQueue(database: Database, jobs: JobDefinition<z.ZodType>[]): Promise<JobQueue> {
-  const byName = new Map<string, JobDefinition<z.ZodType>>();
-  for (const j of jobs) {
-    if (byName.has(j.name)) throw new Error(`job ${j.name} registered twice`);
-    if (typeof j.handler !== 'function') throw new Error(`job ${j.name} has no handler`);
-    byName.set(j.name, j);
-  }
+export async function createJobQueue(
+  database: Database,
+  schemas: JobSchemas,
+  handlers: JobHandlers,
+  opts: { defaultExpireInSeconds: number; log: FastifyBaseLogger },
+): Promise<JobQueue> {
+  const names = Object.keys(schemas) as JobName[];
+  const schemaOf = <N extends JobName>(name: N) => {
+    const s = schemas[name];
+    if (!s) throw new Error(`no job named ${name}`);
+    return s;
+  };
+  const expireOf = (name: JobName) => handlers[name]?.expireInSeconds ?? opts.defaultExpireInSeconds;
   const boss = new PgBoss({
     db: database.executor as PgBoss.Db,
     schema: 'pgboss',
@@ -47,52 +70,58 @@ export async function createJobQueue(database: Database, jobs: JobDefinition<z.Z
     supervise: true,
     maintenanceIntervalSeconds: 30,
   });
-  boss.on('error', (err) => console.error('[queue]', err));
+  boss.on('error', (err) => opts.log.error({ err }, 'job queue error'));
   await boss.start();
-  for (const j of byName.values()) {
-    await boss.createQueue(j.name, { name: j.name, retryLimit: 0, expireInSeconds: j.expireInSeconds });
+  for (const name of names) {
+    await boss.createQueue(name, { name, retryLimit: 0, expireInSeconds: expireOf(name) });
   }
   const controllers = new Set<AbortController>();
 
+  async function work<N extends JobName>(name: N, handler: JobHandler<N>, concurrency: number, pollingIntervalSeconds: number) {
+    const schema = schemaOf(name);
+    for (let i = 0; i < concurrency; i++) {
+      await boss.work(name, { batchSize: 1, pollingIntervalSeconds }, async (batch) => {
+        for (const job of batch) {
+          const ac = new AbortController();
+          controllers.add(ac);
+          const timer = setTimeout(() => ac.abort(new Error('JOB_TIMEOUT')), handler.expireInSeconds * 1000 - 1000);
+          try {
+            await handler.handle(schema.parse(job.data), { jobId: job.id, signal: ac.signal });
+          } finally {
+            clearTimeout(timer);
+            controllers.delete(ac);
+          }
+        }
+      });
+    }
+  }
+
   return {
-    async enqueue(name, data, opts = {}) {
-      const def = byName.get(name);
-      if (!def) throw new Error(`no job named ${name}`);
-      const payload = def.payload.parse(data) as object;
+    async enqueue(name, data, { tx } = {}) {
+      const payload = schemaOf(name).parse(data) as object;
       const id = await boss.send(name, payload, {
         retryLimit: 0,
-        expireInSeconds: def.expireInSeconds,
-        ...(opts.tx ? { db: database.txExecutor(opts.tx) as PgBoss.Db } : {}),
+        expireInSeconds: expireOf(name),
+        ...(tx ? { db: database.txExecutor(tx) as PgBoss.Db } : {}),
       });
       if (!id) throw new Error(`queue refused job ${name}`);
       return id;
     },
     async startWorkers({ concurrency, pollingIntervalSeconds = 1 }) {
-      for (const def of byName.values()) {
-        for (let i = 0; i < concurrency; i++) {
-          await boss.work(def.name, { batchSize: 1, pollingIntervalSeconds }, async (batch) => {
-            for (const job of batch) {
-              const ac = new AbortController();
-              controllers.add(ac);
-              const timer = setTimeout(() => ac.abort(new Error('JOB_TIMEOUT')), def.expireInSeconds * 1000 - 1000);
-              try {
-                await def.handler(def.payload.parse(job.data), { jobId: job.id, signal: ac.signal });
-              } finally {
-                clearTimeout(timer);
-                controllers.delete(ac);
-              }
-            }
-          });
-        }
-      }
+      const missing = names.filter((n) => typeof handlers[n]?.handle !== 'function');
+      if (missing.length) throw new Error(`refusing to start workers: no handler for job ${missing.join(', ')}`);
+      for (const name of names) await work(name, handlers[name]!, concurrency, pollingIntervalSeconds);
     },
-    async jobState(name, id) {
+    async jobInfo(name, id) {
       const job = await boss.getJobById(name, id, { includeArchive: true });
-      return job?.state ?? null;
+      return job ? { state: job.state, startedOn: job.startedOn ?? null } : null;
     },
     async stop({ graceful = true, timeoutMs = 30_000 } = {}) {
+      // A hard stop aborts the running handlers, then still waits (bounded) for pg-boss to record their
+      // outcome: pg-boss's own non-graceful stop returns at once and its worker later writes `fail` to
+      // a database the caller may already have closed (an unhandled rejection after shutdown).
       if (!graceful) for (const c of controllers) c.abort(new Error('SHUTDOWN'));
-      await boss.stop({ graceful, timeout: timeoutMs, wait: true });
+      await boss.stop({ graceful: true, timeout: timeoutMs, wait: true });
     },
   };
 }
