@@ -112,12 +112,73 @@ const EnvSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(1),
   /** A job running longer than this is failed and refunded (s). */
   JOB_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(600),
+  /** Payments (GUIDE §1, decision 012): sandbox (embedded hosted checkout), lemonsqueezy or stripe. */
+  PAYMENTS_PROVIDER: z.enum(['sandbox', 'lemonsqueezy', 'stripe']).default('sandbox'),
+  /** HMAC secret of the sandbox provider's webhooks; derived from APP_SECRET when unset. */
+  SANDBOX_WEBHOOK_SECRET: z.string().min(16).optional(),
+  LEMONSQUEEZY_API_KEY: z.string().optional(),
+  LEMONSQUEEZY_STORE_ID: z.string().optional(),
+  LEMONSQUEEZY_WEBHOOK_SECRET: z.string().optional(),
+  LEMONSQUEEZY_BASE_URL: z.string().url().default('https://api.lemonsqueezy.com'),
+  STRIPE_SECRET_KEY: z.string().optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Stripe API origin (tests point it at a fake server); default Stripe's own. */
+  STRIPE_BASE_URL: z.string().url().optional(),
   /** Image-generation vendor; the flag stays off until one is configured. */
   SEEDREAM_API_KEY: z.string().optional(),
   KLING_ACCESS_KEY: z.string().optional(),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
+
+const BILLING_ITEMS = ['basic', 'deluxe', 'premium', 'package1', 'package2', 'package3', 'package4', 'package5'] as const;
+/** A provider's id (LS variant id, Stripe price id) for each plan and pack. */
+export type BillingCatalog = Record<(typeof BILLING_ITEMS)[number], string | undefined>;
+
+/** Reads `<PREFIX>_BASIC` … `<PREFIX>_PACKAGE5` (e.g. LEMONSQUEEZY_VARIANT_DELUXE, STRIPE_PRICE_PACKAGE3). */
+function catalogFrom(env: NodeJS.ProcessEnv, prefix: string): BillingCatalog {
+  return Object.fromEntries(BILLING_ITEMS.map((k) => [k, env[`${prefix}_${k.toUpperCase()}`]?.trim() || undefined])) as BillingCatalog;
+}
+
+/** Payment provider settings; `configured` is false when a required key of the chosen provider is missing. */
+export interface PaymentsConfig {
+  provider: 'sandbox' | 'lemonsqueezy' | 'stripe';
+  configured: boolean;
+  /** What is missing when not configured (for the log, never the page). */
+  missing: string[];
+  sandbox: { webhookSecret?: string };
+  lemonsqueezy: { apiKey?: string; storeId?: string; webhookSecret?: string; baseUrl: string; variants: BillingCatalog };
+  stripe: { secretKey?: string; webhookSecret?: string; baseUrl?: string; prices: BillingCatalog };
+}
+
+function paymentsConfig(e: Env, env: NodeJS.ProcessEnv): PaymentsConfig {
+  const lemonsqueezy = {
+    apiKey: e.LEMONSQUEEZY_API_KEY || undefined,
+    storeId: e.LEMONSQUEEZY_STORE_ID || undefined,
+    webhookSecret: e.LEMONSQUEEZY_WEBHOOK_SECRET || undefined,
+    baseUrl: e.LEMONSQUEEZY_BASE_URL.replace(/\/$/, ''),
+    variants: catalogFrom(env, 'LEMONSQUEEZY_VARIANT'),
+  };
+  const stripe = {
+    secretKey: e.STRIPE_SECRET_KEY || undefined,
+    webhookSecret: e.STRIPE_WEBHOOK_SECRET || undefined,
+    baseUrl: e.STRIPE_BASE_URL?.replace(/\/$/, ''),
+    prices: catalogFrom(env, 'STRIPE_PRICE'),
+  };
+  const missing: string[] = [];
+  const need = (name: string, v: unknown) => { if (!v) missing.push(name); };
+  if (e.PAYMENTS_PROVIDER === 'lemonsqueezy') {
+    need('LEMONSQUEEZY_API_KEY', lemonsqueezy.apiKey);
+    need('LEMONSQUEEZY_STORE_ID', lemonsqueezy.storeId);
+    need('LEMONSQUEEZY_WEBHOOK_SECRET', lemonsqueezy.webhookSecret);
+    for (const k of BILLING_ITEMS) need(`LEMONSQUEEZY_VARIANT_${k.toUpperCase()}`, lemonsqueezy.variants[k]);
+  } else if (e.PAYMENTS_PROVIDER === 'stripe') {
+    need('STRIPE_SECRET_KEY', stripe.secretKey);
+    need('STRIPE_WEBHOOK_SECRET', stripe.webhookSecret);
+    for (const k of BILLING_ITEMS) need(`STRIPE_PRICE_${k.toUpperCase()}`, stripe.prices[k]);
+  }
+  return { provider: e.PAYMENTS_PROVIDER, configured: missing.length === 0, missing, sandbox: { webhookSecret: e.SANDBOX_WEBHOOK_SECRET }, lemonsqueezy, stripe };
+}
 
 /**
  * Fastify's `trustProxy` for `AppConfig.trustProxy`. Fastify 5.12 refuses a plain hop count (it trusts
@@ -178,6 +239,7 @@ export interface AppConfig {
   engine: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string; runpodApiKey?: string; runpodPollIntervalMs: number; modelsDir: string; threads: number; srMaxInputPixels: number };
   workers: { inProcess: boolean; concurrency: number; jobTimeoutSeconds: number };
   vendors: { imageGenerationConfigured: boolean };
+  payments: PaymentsConfig;
 }
 
 /**
@@ -255,5 +317,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     workers: { inProcess: e.RUN_WORKERS, concurrency: e.WORKER_CONCURRENCY, jobTimeoutSeconds: e.JOB_TIMEOUT_SECONDS },
     vendors: { imageGenerationConfigured: Boolean(e.SEEDREAM_API_KEY || e.KLING_ACCESS_KEY) },
+    payments: paymentsConfig(e, env),
   };
 }

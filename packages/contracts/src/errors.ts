@@ -27,6 +27,14 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'NOT_CONFIGURED',
   'IDEMPOTENCY_KEY_REUSED',
+  'PAYMENTS_NOT_CONFIGURED',
+  'PAYMENT_PROVIDER_ERROR',
+  'WEBHOOK_SIGNATURE_INVALID',
+  'ALREADY_SUBSCRIBED',
+  'NO_SUBSCRIPTION',
+  'SAME_PLAN',
+  'SUBSCRIPTION_CANCEL_SCHEDULED',
+  'SUBSCRIPTION_ENDED',
   'INTERNAL',
 ] as const;
 
@@ -60,6 +68,17 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   NOT_CONFIGURED: 503,
   /** As Stripe: the same Idempotency-Key with another request body. */
   IDEMPOTENCY_KEY_REUSED: 422,
+  /** PAYMENTS_PROVIDER names a provider whose keys are missing: nothing can be bought or charged. */
+  PAYMENTS_NOT_CONFIGURED: 503,
+  /** The payment provider failed or answered something we could not use. */
+  PAYMENT_PROVIDER_ERROR: 502,
+  WEBHOOK_SIGNATURE_INVALID: 401,
+  ALREADY_SUBSCRIBED: 409,
+  NO_SUBSCRIPTION: 409,
+  SAME_PLAN: 409,
+  /** Spec 000 §5: plan change is blocked while a cancellation is in force; resume first. */
+  SUBSCRIPTION_CANCEL_SCHEDULED: 409,
+  SUBSCRIPTION_ENDED: 409,
   INTERNAL: 500,
 };
 

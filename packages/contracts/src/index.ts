@@ -8,3 +8,4 @@ export * from './images';
 export * from './messages';
 export * from './jobs';
 export * from './text';
+export * from './billing';

@@ -41,6 +41,29 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     ko: '같은 요청 키가 다른 내용의 요청에 이미 사용되었습니다. 새 요청은 새 키로 보내주세요.',
     en: 'This Idempotency-Key was already used with a different request. Send a new request with a new key.',
   },
+  PAYMENTS_NOT_CONFIGURED: {
+    ko: '결제가 아직 설정되지 않았습니다. 결제 없이 이용할 수 있는 기능만 사용할 수 있습니다.',
+    en: 'Payments are not configured on this server yet. Nothing can be bought or charged.',
+  },
+  PAYMENT_PROVIDER_ERROR: {
+    ko: '결제 서비스와 통신하지 못했습니다. 잠시 후 다시 시도해주세요.',
+    en: 'We could not reach the payment service. Please try again shortly.',
+  },
+  WEBHOOK_SIGNATURE_INVALID: { ko: '웹훅 서명이 올바르지 않습니다.', en: 'The webhook signature is invalid.' },
+  ALREADY_SUBSCRIBED: {
+    ko: '이미 구독 중입니다. 다른 플랜으로 바꾸려면 플랜 변경을 이용해주세요.',
+    en: 'You already have a subscription. Use plan change to switch plans.',
+  },
+  NO_SUBSCRIPTION: { ko: '이용 중인 구독이 없습니다.', en: 'You do not have an active subscription.' },
+  SAME_PLAN: { ko: '이미 이용 중인 플랜입니다.', en: 'You are already on this plan.' },
+  SUBSCRIPTION_CANCEL_SCHEDULED: {
+    ko: '구독 취소가 예약되어 있습니다. 먼저 구독 취소를 철회한 뒤 플랜을 변경해주세요.',
+    en: 'Your subscription is set to cancel. Revoke the cancellation first, then change plans.',
+  },
+  SUBSCRIPTION_ENDED: {
+    ko: '구독이 종료되었습니다. 새 구독을 시작해주세요.',
+    en: 'Your subscription has ended. Please start a new subscription.',
+  },
   INTERNAL: { ko: '서버 오류가 발생했습니다.', en: 'A server error occurred.' },
 };
 

@@ -15,7 +15,8 @@ export const creditLedger = pgTable(
     userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     delta: integer('delta').notNull(),
     bucket: text('bucket', { enum: ['one_time', 'subscription'] }).notNull(),
-    kind: text('kind', { enum: ['grant', 'spend', 'refund'] }).notNull(),
+    /** grant (welcome, purchase, period), spend, refund (a failed job), expire (subscription credits at period end / subscription end), reclaim (a refunded payment, or settling a debt). */
+    kind: text('kind', { enum: ['grant', 'spend', 'refund', 'expire', 'reclaim'] }).notNull(),
     reason: text('reason').notNull(),
     reference: text('reference'),
     idempotencyKey: text('idempotency_key').notNull(),

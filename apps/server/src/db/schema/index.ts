@@ -2,3 +2,4 @@ export * from './users.schema';
 export * from './sessions.schema';
 export * from './credits.schema';
 export * from './images.schema';
+export * from './billing.schema';

@@ -15,6 +15,11 @@ export const users = pgTable(
     oneTimeCredits: integer('one_time_credits').notNull().default(0),
     subscriptionCredits: integer('subscription_credits').notNull().default(0),
     bonusCredits: integer('bonus_credits').notNull().default(0),
+    /**
+     * Credits a refund could not take back because they were already spent (decision 012): later
+     * grants settle it first. Not a bucket: the balance is never negative.
+     */
+    creditDebt: integer('credit_debt').notNull().default(0),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     subscriptionEndDate: timestamp('subscription_end_date', { withTimezone: true }),
     nextRenewalDate: timestamp('next_renewal_date', { withTimezone: true }),
@@ -27,6 +32,7 @@ export const users = pgTable(
     check('users_one_time_credits_nonneg', sql`${t.oneTimeCredits} >= 0`),
     check('users_subscription_credits_nonneg', sql`${t.subscriptionCredits} >= 0`),
     check('users_bonus_credits_nonneg', sql`${t.bonusCredits} >= 0`),
+    check('users_credit_debt_nonneg', sql`${t.creditDebt} >= 0`),
     check('users_plan_valid', sql`${t.plan} in ('free','basic','deluxe','premium')`),
   ],
 );

@@ -1,0 +1,159 @@
+import type { PackId, PaidPlan } from '@dewy/contracts';
+
+/**
+ * The payments interface, shaped by what Dewy does with money (GUIDE §3a): start a hosted checkout for
+ * a plan or a pack, change / cancel / resume a subscription, read the provider's objects back, and
+ * verify + parse a webhook. Adapters: `sandbox` (our own hosted checkout, the embedded default),
+ * `lemonsqueezy`, `stripe`. The billing service never sees a provider's raw shapes: every adapter maps
+ * its objects onto the normalised ones below.
+ *
+ * Webhook rule (docs/decisions/012-billing.md): an event only names which object changed; the billing
+ * service re-reads that object with `getOrder` / `getInvoice` / `getSubscription` and acts on what the
+ * provider says now, so a replayed, duplicated or out-of-order event can never grant anything extra.
+ */
+
+export type ProviderName = 'sandbox' | 'lemonsqueezy' | 'stripe';
+
+/** Normalised subscription statuses. `expired` = the subscription has ended (Stripe `canceled`, LS `expired`). */
+export type ProviderSubscriptionStatus =
+  | 'active'
+  | 'past_due'
+  | 'paused'
+  | 'trialing'
+  | 'incomplete'
+  | 'incomplete_expired'
+  | 'unpaid'
+  | 'expired';
+
+/** A subscription as the provider holds it now. */
+export interface ProviderSubscription {
+  /** Provider's subscription id. */
+  id: string;
+  /** Our user id carried by the checkout (custom data / client_reference_id / metadata); null if absent. */
+  userId: number | null;
+  /** Plan billed in the current period (mapped from the price / variant id). */
+  plan: PaidPlan;
+  /** Plan that takes over at the next renewal (a scheduled downgrade); null when none. */
+  nextPlan: PaidPlan | null;
+  status: ProviderSubscriptionStatus;
+  currentPeriodStart: Date;
+  /** Next renewal, or the end when a cancel is scheduled. */
+  currentPeriodEnd: Date;
+  /** A cancellation is scheduled at `currentPeriodEnd` (LS `cancelled`, Stripe `cancel_at_period_end`). */
+  cancelAtPeriodEnd: boolean;
+  /** When it ended (status `expired`), else null. */
+  endedAt: Date | null;
+  createdAt: Date;
+}
+
+/** Why an invoice of a subscription was raised. */
+export type InvoiceReason = 'initial' | 'renewal' | 'upgrade' | 'other';
+
+/** One billed period (or proration) of a subscription. */
+export interface ProviderInvoice {
+  id: string;
+  subscriptionId: string;
+  userId: number | null;
+  /** `refunded` covers full and partial refunds (`refundedCents` says how much). */
+  status: 'paid' | 'open' | 'failed' | 'refunded' | 'void';
+  reason: InvoiceReason;
+  /** The plan this invoice bills (after an upgrade: the new plan). */
+  plan: PaidPlan;
+  periodStart: Date;
+  periodEnd: Date;
+  amountCents: number;
+  refundedCents: number;
+  createdAt: Date;
+}
+
+/** A one-time purchase (credit pack). */
+export interface ProviderOrder {
+  id: string;
+  userId: number | null;
+  pack: PackId;
+  status: 'pending' | 'paid' | 'failed' | 'refunded';
+  amountCents: number;
+  refundedCents: number;
+  createdAt: Date;
+}
+
+/** Which object a verified webhook event is about. */
+export type WebhookObjectRef =
+  | { kind: 'order'; id: string }
+  | { kind: 'invoice'; id: string }
+  | { kind: 'subscription'; id: string };
+
+/** A verified, parsed webhook event. */
+export interface WebhookEvent {
+  /**
+   * Unique key of this delivery's event, recorded under a unique constraint with its effect: the
+   * provider's event id (Stripe `evt_…`, sandbox), or for Lemon Squeezy (no event id) the event name +
+   * object id + the object's own `updated_at` / invoice id.
+   */
+  key: string;
+  /** Provider's event name (e.g. `invoice.paid`, `subscription_payment_success`). */
+  type: string;
+  /** The object to re-read, or null for events we do not act on (recorded and acknowledged). */
+  object: WebhookObjectRef | null;
+  /** Our user id from the signed payload (LS `meta.custom_data.user_id`), used when the object lacks it. */
+  userId: number | null;
+  /** Checkout this event completes, when the payload says (our checkout id from custom data / metadata). */
+  checkoutId: string | null;
+}
+
+export interface CheckoutRequest {
+  /** Our checkout id (recorded before the provider is called); carried as custom data / metadata. */
+  checkoutId: string;
+  userId: number;
+  email: string;
+  item: { kind: 'plan'; plan: PaidPlan } | { kind: 'pack'; pack: PackId };
+  /** Absolute URLs the hosted checkout returns to. */
+  successUrl: string;
+  cancelUrl: string;
+}
+
+export interface PaymentsProvider {
+  readonly name: ProviderName;
+  /**
+   * Creates a hosted checkout. @returns the URL the browser goes to and the provider's id of it.
+   * @throws PaymentProviderError when the provider refuses or cannot be reached.
+   */
+  createCheckout(req: CheckoutRequest): Promise<{ url: string; providerCheckoutId: string }>;
+  /**
+   * Upgrade (`timing: 'now'`): switch the plan at once and invoice the prorated difference immediately
+   * (Stripe `proration_behavior: 'always_invoice'`, LS `invoice_immediately: true`).
+   * Downgrade (`timing: 'next_cycle'`): the current period keeps its plan; the next renewal bills `plan`
+   * (Stripe subscription schedule phase, LS variant change without proration). Also clears a scheduled
+   * cancellation when one is set. @returns the subscription after the change.
+   */
+  changePlan(subscriptionId: string, plan: PaidPlan, timing: 'now' | 'next_cycle'): Promise<ProviderSubscription>;
+  /** Schedules the cancellation at the period end (resumable until then). */
+  cancel(subscriptionId: string): Promise<ProviderSubscription>;
+  /** Removes a scheduled cancellation. */
+  resume(subscriptionId: string): Promise<ProviderSubscription>;
+  getSubscription(id: string): Promise<ProviderSubscription>;
+  getInvoice(id: string): Promise<ProviderInvoice>;
+  getOrder(id: string): Promise<ProviderOrder>;
+  /**
+   * Verifies the signature over the exact raw body and parses the event.
+   * @throws WebhookSignatureError when the signature is missing, wrong or (where the scheme has a
+   *   timestamp) outside the tolerance; PaymentProviderError when the payload is not understood.
+   */
+  parseWebhook(rawBody: Buffer, headers: Record<string, string | string[] | undefined>): Promise<WebhookEvent>;
+}
+
+/** The provider refused, failed or could not be reached. The message is for logs, never for the page. */
+export class PaymentProviderError extends Error {
+  constructor(message: string, readonly status?: number) {
+    super(message);
+    this.name = 'PaymentProviderError';
+  }
+}
+
+/** A webhook's signature did not verify. */
+export class WebhookSignatureError extends Error {
+  constructor(message = 'invalid webhook signature') {
+    super(message);
+    this.name = 'WebhookSignatureError';
+  }
+}

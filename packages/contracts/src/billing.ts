@@ -1,0 +1,127 @@
+import { z } from 'zod';
+import { CREDIT_PACKS, SUBSCRIPTION_PLANS } from './constants';
+
+/**
+ * Billing contracts (spec 000 §3/§4/§7/§8, 001 §3/§4/§7): the paid plans, the packs, the requests of
+ * the payment calls and the shapes they answer. The server and the page both import these.
+ */
+
+/** Paid monthly plans in ascending order (spec 000 §4: basic < deluxe < premium). */
+export const PAID_PLANS = ['basic', 'deluxe', 'premium'] as const;
+export type PaidPlan = (typeof PAID_PLANS)[number];
+
+/** One-time credit packs. */
+export const PACK_IDS = ['package1', 'package2', 'package3', 'package4', 'package5'] as const;
+export type PackId = (typeof PACK_IDS)[number];
+
+/** Position of a paid plan in the order basic < deluxe < premium (0-based). */
+export function planRank(plan: PaidPlan): number {
+  return PAID_PLANS.indexOf(plan);
+}
+
+/** Monthly credits of a paid plan. */
+export function planCredits(plan: PaidPlan): number {
+  return SUBSCRIPTION_PLANS[plan].credits;
+}
+
+/** Credits a pack grants. */
+export function packCredits(pack: PackId): number {
+  return CREDIT_PACKS[pack].credits;
+}
+
+export const PaidPlanSchema = z.enum(PAID_PLANS);
+export const PackIdSchema = z.enum(PACK_IDS);
+
+/** POST /api/payment/checkout and /api/payment/change-plan */
+export const PlanRequestSchema = z.object({ plan: PaidPlanSchema }).strict();
+/** POST /api/payment/credit-checkout */
+export const PackRequestSchema = z.object({ package: PackIdSchema }).strict();
+
+/** Answer of the two checkout calls: the browser navigates to `checkout_url`. */
+export interface CheckoutResponse {
+  success: true;
+  checkout_url: string;
+  /** Our checkout id: the return and success pages ask `GET /api/payment/checkout/{id}` for the truth. */
+  checkoutId: string;
+}
+
+/** State of one checkout as our server knows it (not as the return URL claims). */
+export type CheckoutState = 'pending' | 'completed' | 'failed' | 'cancelled';
+
+/** GET /api/payment/checkout/{id} (own checkouts only). */
+export interface CheckoutStatusResponse {
+  success: true;
+  checkoutId: string;
+  status: CheckoutState;
+  kind: 'plan' | 'pack';
+  plan: PaidPlan | null;
+  package: PackId | null;
+  /** Credits the purchase granted (0 until completed). */
+  creditsGranted: number;
+}
+
+/** POST /api/payment/change-plan */
+export interface ChangePlanResponse {
+  success: true;
+  message: string;
+  /** `upgrade`: applied now, prorated, difference in credits granted; `downgrade`: from the next cycle. */
+  change: 'upgrade' | 'downgrade';
+  plan: PaidPlan;
+  nextPlan: PaidPlan | null;
+  /** True when the change removed a scheduled cancellation (spec 000 §2 plan-change modal). */
+  cancelScheduleRemoved: boolean;
+}
+
+/**
+ * Provider subscription statuses as the page shows them (001 §4 list 4), plus `cancelled` (a cancel is
+ * scheduled, still running until `ends_at`) and `expired` (ended).
+ */
+export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'paused', 'trialing', 'incomplete', 'incomplete_expired', 'unpaid', 'cancelled', 'expired'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** The subscription-related user fields (spec 000 §3, 001 §3). Dates are ISO strings. */
+export interface SubscriptionUserFields {
+  plan: 'free' | PaidPlan;
+  cancelled_at: string | null;
+  subscription_end_date: string | null;
+  next_renewal_date: string | null;
+  subscriptionId: string | null;
+}
+
+/** GET /api/payment/subscription-status (000 §3/§7, 001 §3). */
+export interface SubscriptionStatusResponse {
+  success: true;
+  hasSubscription: boolean;
+  plan: 'free' | PaidPlan;
+  /** Total spendable credits. */
+  credits: number;
+  /** Plan that applies from the next cycle (a scheduled downgrade), else null. */
+  nextPlan: PaidPlan | null;
+  subscription: {
+    data: {
+      attributes: { status: SubscriptionStatus; created_at: string; renews_at: string | null; ends_at: string | null };
+      /** `action: 'cancel'` means a cancellation is scheduled (000 §3). */
+      scheduled_change: { action: 'cancel' | 'downgrade'; effective_at: string; plan?: PaidPlan } | null;
+    };
+  } | null;
+  user: SubscriptionUserFields;
+  /** Which provider bills; `configured: false` means buying is off and the page says so. */
+  provider: { name: string; configured: boolean };
+}
+
+/** POST /api/payment/cancel-subscription (001 §7). */
+export interface CancelSubscriptionResponse {
+  success: true;
+  /** The cancellation was already scheduled; nothing changed. */
+  alreadyScheduled: boolean;
+  scheduled: boolean;
+  /** When the subscription ends (ISO). */
+  ends_at: string;
+}
+
+/** POST /api/payment/resume-subscription (001 §7). */
+export interface ResumeSubscriptionResponse {
+  success: true;
+  plan: PaidPlan;
+  next_renewal_date: string | null;
+}
