@@ -15,6 +15,8 @@ import { createRetouchEngine } from './providers/engines';
 import type { RetouchEngine } from './providers/engines/retouch-engine';
 import { createStorageProvider } from './providers/storage';
 import { TOOLS } from './tools';
+import type { PaymentsProvider } from './modules/billing/payments-provider';
+import { createPaymentsProvider } from './modules/billing/providers';
 
 /**
  * The HMAC secret for signed URLs: APP_SECRET, else one generated once and kept in DATA_DIR/secret
@@ -35,6 +37,8 @@ export interface ContextOverrides {
   tools?: readonly ToolDefinition[];
   jobSchemas?: JobSchemas;
   log?: FastifyBaseLogger;
+  /** A payments provider (tests: an adapter pointed at a fake server); null = not configured. */
+  payments?: PaymentsProvider | null;
 }
 
 /** One handler per tool, keyed by the tool's job name (the kernel's generic handler). */
@@ -71,6 +75,7 @@ export async function createContext(config: AppConfig, overrides: ContextOverrid
       events: createJobEventBus(database, { onError: (err) => log.warn({ err }, 'job event delivery failed') }),
       tools: overrides.tools ?? TOOLS,
       log,
+      payments: overrides.payments !== undefined ? overrides.payments : createPaymentsProvider(config, { database, secret, log }),
     };
     const queue = await createJobQueue(database, overrides.jobSchemas ?? JOB_SCHEMAS, toolHandlers(services), {
       defaultExpireInSeconds: config.workers.jobTimeoutSeconds,

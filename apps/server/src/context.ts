@@ -6,6 +6,7 @@ import type { JobQueue } from './jobs/queue';
 import type { RetouchEngine } from './providers/engines/retouch-engine';
 import type { JobEventBus } from './modules/tool-jobs/job-events';
 import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
+import type { PaymentsProvider } from './modules/billing/payments-provider';
 
 /** The services a job handler runs with: everything of the context but the queue that calls it. */
 export interface AppServices {
@@ -20,6 +21,8 @@ export interface AppServices {
   tools: readonly ToolDefinition[];
   /** Structured logs (pino), the same logger for the API, the workers and the jobs. */
   log: FastifyBaseLogger;
+  /** The payments provider of PAYMENTS_PROVIDER; null when it is not configured (buying is off). */
+  payments: PaymentsProvider | null;
 }
 
 /** Everything a route module or job needs, built once at start (api.ts, worker.ts, tests). */

@@ -2,6 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from './context';
 import { installAccessControl } from './modules/auth/auth.guard';
 import { authRoutes } from './modules/auth/auth.routes';
+import { billingRoutes } from './modules/billing/billing.routes';
+import type { SandboxProvider } from './modules/billing/providers/sandbox.provider';
+import { sandboxRoutes } from './modules/billing/sandbox.routes';
+import { loadSecret } from './bootstrap';
 import { flagsRoutes } from './modules/flags/flags.routes';
 import { imagesRoutes } from './modules/images/images.routes';
 import { retouchRoutes } from './modules/retouch/retouch.routes';
@@ -15,7 +19,7 @@ import type { LocalStorage } from './providers/storage/local.storage';
  * list. Each route declares who may call it (`config: { access: 'public' | 'user' | 'admin' }`); one
  * hook enforces it (modules/auth/auth.guard.ts), and an /api route without a declaration stops start-up.
  */
-export const ROUTE_MODULES = [authRoutes, flagsRoutes, uploadsRoutes, imagesRoutes, retouchRoutes, jobEventsRoutes] as const;
+export const ROUTE_MODULES = [authRoutes, flagsRoutes, uploadsRoutes, imagesRoutes, retouchRoutes, jobEventsRoutes, billingRoutes] as const;
 
 /** Registers the access hook, the local storage routes (when files are local) and every route module. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -23,4 +27,10 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
   // Signed URLs are their own authorisation (HMAC + expiry): public to the session layer.
   if (ctx.storage.kind === 'local') await registerLocalStorageRoutes(app, ctx.storage as LocalStorage);
   for (const routes of ROUTE_MODULES) await app.register(routes(ctx));
+  if (ctx.payments?.name === 'sandbox') {
+    const sandbox = ctx.payments as SandboxProvider;
+    await app.register(sandboxRoutes(ctx, sandbox, loadSecret(ctx.config)));
+    // Its webhooks enter through the same route and hooks as any provider's (signature, raw body).
+    sandbox.setDeliverer(async (body, headers) => (await app.inject({ method: 'POST', url: '/api/payment/webhook', headers, payload: body })).statusCode);
+  }
 }

@@ -110,6 +110,8 @@ export interface CheckoutRequest {
   /** Absolute URLs the hosted checkout returns to. */
   successUrl: string;
   cancelUrl: string;
+  /** Where a declined payment sends the browser, for providers that leave their page on a decline. */
+  failedUrl?: string;
 }
 
 export interface PaymentsProvider {

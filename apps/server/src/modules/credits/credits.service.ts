@@ -27,9 +27,9 @@ export interface RefundResult {
   replayed: boolean;
 }
 
-async function lockBalance(tx: DbOrTx, userId: number): Promise<CreditBalance> {
+async function lockBalance(tx: DbOrTx, userId: number): Promise<CreditBalance & { debt: number }> {
   const rows = await tx
-    .select({ oneTime: users.oneTimeCredits, subscription: users.subscriptionCredits })
+    .select({ oneTime: users.oneTimeCredits, subscription: users.subscriptionCredits, debt: users.creditDebt })
     .from(users)
     .where(eq(users.id, userId))
     .for('update');
@@ -66,27 +66,82 @@ export async function getBalance(db: DbOrTx, userId: number): Promise<CreditBala
 
 /**
  * Adds `amount` credits (> 0) to one bucket, once per idempotency key (a replay changes nothing).
- * Used for the welcome grant, purchases and subscription renewals.
+ * Used for the welcome grant, purchases and subscription periods. When the user owes credits (a
+ * refund that could not take back what was already spent, decision 012), the grant settles that debt
+ * first: a `reclaim` row under `<key>:settle` takes min(debt, amount) back in the same transaction.
+ * @returns the balance after the grant and the debt it settled.
  */
 export async function grant(
   db: DbOrTx,
   p: { userId: number; amount: number; bucket: CreditBucket; reason: string; reference?: string; idempotencyKey: string },
-): Promise<{ balance: CreditBalance; replayed: boolean }> {
+): Promise<{ balance: CreditBalance; replayed: boolean; settledDebt: number }> {
   if (!Number.isInteger(p.amount) || p.amount <= 0) throw new AppError('VALIDATION_FAILED', { message: 'grant amount must be a positive integer' });
   return inTransaction(db, async (tx) => {
     const before = await lockBalance(tx, p.userId);
-    if ((await entriesFor(tx, p.idempotencyKey)).length > 0) return { balance: before, replayed: true };
+    if ((await entriesFor(tx, p.idempotencyKey)).length > 0) return { balance: before, replayed: true, settledDebt: 0 };
+    const base = { userId: p.userId, bucket: p.bucket, reason: p.reason, reference: p.reference ?? null };
+    await tx.insert(creditLedger).values({ ...base, delta: p.amount, kind: 'grant', idempotencyKey: p.idempotencyKey });
+    const settle = Math.min(before.debt, p.amount);
+    if (settle > 0) {
+      await tx.insert(creditLedger).values({ ...base, delta: -settle, kind: 'reclaim', reason: 'debt settlement', idempotencyKey: `${p.idempotencyKey}:settle` });
+      await tx.update(users).set({ creditDebt: sql`${users.creditDebt} - ${settle}` }).where(eq(users.id, p.userId));
+    }
+    const net = p.amount - settle;
+    const balance = net > 0 ? await applyDelta(tx, p.userId, p.bucket === 'one_time' ? net : 0, p.bucket === 'subscription' ? net : 0) : before;
+    return { balance: { oneTime: balance.oneTime, subscription: balance.subscription, total: balance.total }, replayed: false, settledDebt: settle };
+  });
+}
+
+/**
+ * Expires what is left in one bucket (subscription credits at a new period or at the subscription's
+ * end, spec 000 §5), once per key: one `expire` row of minus the bucket's balance. Nothing is written
+ * when the bucket is empty. @returns credits expired (0 on replay or empty bucket).
+ */
+export async function expireBucket(
+  db: DbOrTx,
+  p: { userId: number; bucket: CreditBucket; reason: string; reference?: string; idempotencyKey: string },
+): Promise<{ expired: number; balance: CreditBalance }> {
+  return inTransaction(db, async (tx) => {
+    const before = await lockBalance(tx, p.userId);
+    if ((await entriesFor(tx, p.idempotencyKey)).length > 0) return { expired: 0, balance: before };
+    const amount = p.bucket === 'one_time' ? before.oneTime : before.subscription;
+    if (amount <= 0) return { expired: 0, balance: before };
     await tx.insert(creditLedger).values({
-      userId: p.userId,
-      delta: p.amount,
-      bucket: p.bucket,
-      kind: 'grant',
-      reason: p.reason,
-      reference: p.reference ?? null,
-      idempotencyKey: p.idempotencyKey,
+      userId: p.userId, bucket: p.bucket, delta: -amount, kind: 'expire', reason: p.reason, reference: p.reference ?? null, idempotencyKey: p.idempotencyKey,
     });
-    const balance = await applyDelta(tx, p.userId, p.bucket === 'one_time' ? p.amount : 0, p.bucket === 'subscription' ? p.amount : 0);
-    return { balance, replayed: false };
+    const balance = await applyDelta(tx, p.userId, p.bucket === 'one_time' ? -amount : 0, p.bucket === 'subscription' ? -amount : 0);
+    return { expired: amount, balance };
+  });
+}
+
+/**
+ * Takes back `amount` credits a refunded payment granted (decision 012): from `bucket` first, then the
+ * other bucket, never below zero; what cannot be taken (already spent) is added to the user's credit
+ * debt, which later grants settle. Once per key. @returns what each bucket gave and the debt added.
+ */
+export async function reclaim(
+  db: DbOrTx,
+  p: { userId: number; amount: number; bucket: CreditBucket; reason: string; reference?: string; idempotencyKey: string },
+): Promise<{ taken: { oneTime: number; subscription: number }; debtAdded: number; replayed: boolean }> {
+  if (!Number.isInteger(p.amount) || p.amount <= 0) throw new AppError('VALIDATION_FAILED', { message: 'reclaim amount must be a positive integer' });
+  return inTransaction(db, async (tx) => {
+    const before = await lockBalance(tx, p.userId);
+    if ((await entriesFor(tx, p.idempotencyKey)).length > 0) return { taken: { oneTime: 0, subscription: 0 }, debtAdded: 0, replayed: true };
+    const first = p.bucket === 'one_time' ? before.oneTime : before.subscription;
+    const second = p.bucket === 'one_time' ? before.subscription : before.oneTime;
+    const fromFirst = Math.min(first, p.amount);
+    const fromSecond = Math.min(second, p.amount - fromFirst);
+    const debt = p.amount - fromFirst - fromSecond;
+    const other: CreditBucket = p.bucket === 'one_time' ? 'subscription' : 'one_time';
+    const base = { userId: p.userId, kind: 'reclaim' as const, reason: p.reason, reference: p.reference ?? null, idempotencyKey: p.idempotencyKey };
+    const rows: (typeof creditLedger.$inferInsert)[] = [];
+    if (fromFirst > 0) rows.push({ ...base, bucket: p.bucket, delta: -fromFirst });
+    if (fromSecond > 0) rows.push({ ...base, bucket: other, delta: -fromSecond });
+    if (rows.length) await tx.insert(creditLedger).values(rows);
+    const taken = p.bucket === 'one_time' ? { oneTime: fromFirst, subscription: fromSecond } : { oneTime: fromSecond, subscription: fromFirst };
+    await applyDelta(tx, p.userId, -taken.oneTime, -taken.subscription);
+    if (debt > 0) await tx.update(users).set({ creditDebt: sql`${users.creditDebt} + ${debt}` }).where(eq(users.id, p.userId));
+    return { taken, debtAdded: debt, replayed: false };
   });
 }
 
@@ -122,7 +177,7 @@ export async function spend(
     if (fromOneTime > 0) rows.push({ ...base, bucket: 'one_time', delta: -fromOneTime });
     if (fromSubscription > 0) rows.push({ ...base, bucket: 'subscription', delta: -fromSubscription });
     await tx.insert(creditLedger).values(rows);
-    const balance = await applyDelta(tx, p.userId, -fromOneTime, -fromSubscription);
+      const balance = await applyDelta(tx, p.userId, -fromOneTime, -fromSubscription);
     return { taken: { oneTime: fromOneTime, subscription: fromSubscription }, balance, replayed: false };
   });
 }

@@ -1,0 +1,83 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { PackRequestSchema, PlanRequestSchema } from '@dewy/contracts';
+import type { AppContext } from '../../context';
+import { AppError } from '../../lib/app-error';
+import { requestLocale } from '../../lib/locale';
+import { userOf } from '../auth/auth.guard';
+import { cancelSubscription, changePlan, checkoutStatus, resumeSubscription, startCheckout, subscriptionStatus } from './billing.service';
+import { handleWebhook, webhookErrorOf } from './billing.webhooks';
+
+/** Checkouts a user may start per window (a human buys a few times an hour; a loop buys none). */
+const CHECKOUTS_PER_HOUR = 30;
+
+/**
+ * The payment calls (spec 000 §7, 001 §7) and the one webhook route every provider posts to.
+ * Everything but the webhook is the caller's own business only (`access: 'user'`, user id from the
+ * session, never from the body).
+ */
+export function billingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    const checkoutLimit = {
+      max: CHECKOUTS_PER_HOUR,
+      timeWindow: 3_600_000,
+      hook: 'preHandler' as const,
+      keyGenerator: (req: Parameters<typeof userOf>[0]) => `checkout:user:${userOf(req).id}`,
+    };
+
+    app.post(
+      '/api/payment/checkout',
+      { config: { access: 'user', rateLimit: checkoutLimit }, schema: { tags: ['payment'], body: PlanRequestSchema } },
+      async (req) => startCheckout(ctx, userOf(req), { kind: 'plan', plan: req.body.plan }, requestLocale(req.headers, req.cookies)),
+    );
+
+    app.post(
+      '/api/payment/credit-checkout',
+      { config: { access: 'user', rateLimit: checkoutLimit }, schema: { tags: ['payment'], body: PackRequestSchema } },
+      async (req) => startCheckout(ctx, userOf(req), { kind: 'pack', pack: req.body.package }, requestLocale(req.headers, req.cookies)),
+    );
+
+    app.get(
+      '/api/payment/checkout/:id',
+      { config: { access: 'user' }, schema: { tags: ['payment'], params: z.object({ id: z.union([z.literal('latest'), z.string().uuid()]) }) } },
+      async (req) => checkoutStatus(ctx, userOf(req).id, req.params.id),
+    );
+
+    app.post(
+      '/api/payment/change-plan',
+      { config: { access: 'user' }, schema: { tags: ['payment'], body: PlanRequestSchema } },
+      async (req) => changePlan(ctx, userOf(req), req.body.plan, requestLocale(req.headers, req.cookies)),
+    );
+
+    app.get('/api/payment/subscription-status', { config: { access: 'user' }, schema: { tags: ['payment'] } }, async (req) =>
+      subscriptionStatus(ctx, userOf(req).id),
+    );
+
+    // The spec shows no request body for these two; an empty JSON object (or none) is accepted.
+    const NoBody = z.object({}).strict().optional();
+    app.post('/api/payment/cancel-subscription', { config: { access: 'user' }, schema: { tags: ['payment'], body: NoBody } }, async (req) =>
+      cancelSubscription(ctx, userOf(req)),
+    );
+    app.post('/api/payment/resume-subscription', { config: { access: 'user' }, schema: { tags: ['payment'], body: NoBody } }, async (req) =>
+      resumeSubscription(ctx, userOf(req)),
+    );
+
+    // The webhook reads its body raw: the signature covers the exact bytes the provider sent.
+    await app.register(async (scope) => {
+      scope.removeAllContentTypeParsers();
+      scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: 512 * 1024 }, (_req, body, done) => done(null, body));
+      scope.post('/api/payment/webhook', { config: { access: 'public' }, schema: { tags: ['payment'], hide: true } }, async (req, reply) => {
+        if (!ctx.payments) throw new AppError('PAYMENTS_NOT_CONFIGURED');
+        const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        try {
+          const r = await handleWebhook(ctx, ctx.payments, raw, req.headers);
+          return reply.code(200).send({ received: true, outcome: r.outcome });
+        } catch (err) {
+          const mapped = webhookErrorOf(err);
+          req.log.warn({ err, code: mapped.code }, 'payment webhook refused');
+          throw mapped;
+        }
+      });
+    });
+  };
+}

@@ -1,0 +1,256 @@
+import { randomUUID } from 'node:crypto';
+import { and, desc, eq } from 'drizzle-orm';
+import {
+  planRank,
+  PLAN_CHANGE_MESSAGES,
+  type CancelSubscriptionResponse,
+  type ChangePlanResponse,
+  type CheckoutResponse,
+  type CheckoutStatusResponse,
+  type Locale,
+  type PackId,
+  type PaidPlan,
+  type ResumeSubscriptionResponse,
+  type SubscriptionStatus,
+  type SubscriptionStatusResponse,
+} from '@dewy/contracts';
+import type { AppServices } from '../../context';
+import { billingCheckouts, subscriptions, users, type UserRow } from '../../db/schema';
+import { AppError } from '../../lib/app-error';
+import { PaymentProviderError, type PaymentsProvider, type ProviderSubscription } from './payments-provider';
+import { effectivePlan, syncSubscription, upcomingPlan } from './billing.webhooks';
+
+/**
+ * The payment calls of spec 000 §7 and 001 §7, with the rules the spec leaves to the server
+ * (decision 012): one live subscription per user, plan changes only on one's own subscription,
+ * upgrades now (prorated, the credit difference granted when the provider's invoice is paid),
+ * downgrades from the next cycle, no plan change while a cancellation is in force (000 §5), and a
+ * provider that is not configured refuses everything (nothing is charged).
+ */
+
+export type BillingServices = Pick<AppServices, 'config' | 'database' | 'log' | 'payments'>;
+
+function providerOf(s: BillingServices): PaymentsProvider {
+  if (!s.payments) throw new AppError('PAYMENTS_NOT_CONFIGURED', { message: `PAYMENTS_PROVIDER=${s.config.payments.provider} lacks ${s.config.payments.missing.join(', ')}` });
+  return s.payments;
+}
+
+/** Runs a provider call; its failures become PAYMENT_PROVIDER_ERROR (502) with the detail logged only. */
+async function call<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof PaymentProviderError) throw new AppError('PAYMENT_PROVIDER_ERROR', { message: err.message, cause: err });
+    throw err;
+  }
+}
+
+type LocalSubscription = typeof subscriptions.$inferSelect;
+
+/** The user's newest subscription with the provider in use (ended ones included), or null. */
+async function currentSubscription(s: BillingServices, userId: number): Promise<LocalSubscription | null> {
+  const rows = await s.database.db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.provider, s.config.payments.provider)))
+    .orderBy(desc(subscriptions.providerCreatedAt), desc(subscriptions.id))
+    .limit(1);
+  return rows[0] ?? null;
+}
+
+/** The live (not ended) subscription, or the errors of 001 §7 / 000 §5. */
+async function liveSubscription(s: BillingServices, userId: number): Promise<LocalSubscription> {
+  const sub = await currentSubscription(s, userId);
+  if (!sub) throw new AppError('NO_SUBSCRIPTION');
+  if (sub.status === 'expired') throw new AppError('SUBSCRIPTION_ENDED');
+  return sub;
+}
+
+/** Absolute URL on our site in the caller's language (`/en` prefix for English). */
+function siteUrl(s: BillingServices, locale: Locale, pathAndQuery: string): string {
+  return `${s.config.publicUrl}${locale === 'en' ? '/en' : ''}${pathAndQuery}`;
+}
+
+
+/**
+ * Starts a hosted checkout for a plan (POST /api/payment/checkout) or a pack (POST /api/payment/credit-checkout).
+ * The checkout row is written before the provider is called, so the return page can ask about it.
+ * @throws PAYMENTS_NOT_CONFIGURED; ALREADY_SUBSCRIBED (a live subscription exists: change plan, or
+ *   resume a scheduled cancel, instead); PAYMENT_PROVIDER_ERROR.
+ */
+export async function startCheckout(
+  s: BillingServices,
+  user: UserRow,
+  item: { kind: 'plan'; plan: PaidPlan } | { kind: 'pack'; pack: PackId },
+  locale: Locale,
+): Promise<CheckoutResponse> {
+  const provider = providerOf(s);
+  if (item.kind === 'plan') {
+    const sub = await currentSubscription(s, user.id);
+    if (sub && sub.status !== 'expired') throw new AppError('ALREADY_SUBSCRIBED');
+  }
+  const checkoutId = randomUUID();
+  const itemId = item.kind === 'plan' ? item.plan : item.pack;
+  await s.database.db.insert(billingCheckouts).values({ id: checkoutId, userId: user.id, provider: provider.name, kind: item.kind, item: itemId });
+  const q = `checkout=${encodeURIComponent(checkoutId)}`;
+  const res = await call(() =>
+    provider.createCheckout({
+      checkoutId,
+      userId: user.id,
+      email: user.email,
+      item,
+      successUrl: siteUrl(s, locale, `/payment/success?${q}`),
+      cancelUrl: siteUrl(s, locale, `/payment/${itemId}?payment=cancelled&${q}`),
+      failedUrl: siteUrl(s, locale, `/payment/failed?${q}`),
+    }),
+  ).catch(async (err: unknown) => {
+    await s.database.db.update(billingCheckouts).set({ status: 'failed' }).where(eq(billingCheckouts.id, checkoutId));
+    throw err;
+  });
+  await s.database.db.update(billingCheckouts).set({ providerCheckoutId: res.providerCheckoutId }).where(eq(billingCheckouts.id, checkoutId));
+  return { success: true, checkout_url: res.url, checkoutId };
+}
+
+/**
+ * GET /api/payment/checkout/{id}: what our server recorded about one of the caller's checkouts
+ * (`latest`: the newest). Another user's checkout is NOT_FOUND, as an unknown one.
+ */
+export async function checkoutStatus(s: BillingServices, userId: number, id: string): Promise<CheckoutStatusResponse> {
+  const where = id === 'latest' ? eq(billingCheckouts.userId, userId) : and(eq(billingCheckouts.id, id), eq(billingCheckouts.userId, userId));
+  const row = (await s.database.db.select().from(billingCheckouts).where(where).orderBy(desc(billingCheckouts.createdAt)).limit(1))[0];
+  if (!row) throw new AppError('NOT_FOUND');
+  return {
+    success: true,
+    checkoutId: row.id,
+    status: row.status,
+    kind: row.kind,
+    plan: row.kind === 'plan' ? (row.item as PaidPlan) : null,
+    package: row.kind === 'pack' ? (row.item as PackId) : null,
+    creditsGranted: row.creditsGranted,
+  };
+}
+
+/** Writes a fresh provider snapshot of the user's subscription into our records. */
+async function record(s: BillingServices, userId: number, snap: ProviderSubscription): Promise<LocalSubscription> {
+  return s.database.db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    return syncSubscription(tx, s.config.payments.provider, userId, snap);
+  });
+}
+
+/**
+ * POST /api/payment/change-plan (000 §4): higher plan → upgrade now with proration; lower → from the
+ * next cycle; the current plan while a downgrade is scheduled → the downgrade is withdrawn.
+ * @throws NO_SUBSCRIPTION, SUBSCRIPTION_ENDED, SUBSCRIPTION_CANCEL_SCHEDULED (000 §5: revoke the
+ *   cancellation first), SAME_PLAN, PAYMENT_PROVIDER_ERROR.
+ */
+export async function changePlan(s: BillingServices, user: UserRow, plan: PaidPlan, locale: Locale): Promise<ChangePlanResponse> {
+  const provider = providerOf(s);
+  const local = await liveSubscription(s, user.id);
+  if (local.cancelAtPeriodEnd) throw new AppError('SUBSCRIPTION_CANCEL_SCHEDULED');
+  // Act on the provider's present state; a cancel made at the provider whose webhook is still on its
+  // way is removed by the change, and the answer says so (cancelScheduleRemoved).
+  const fresh = await call(() => provider.getSubscription(local.providerSubscriptionId));
+  if (fresh.status === 'expired') {
+    await record(s, user.id, fresh);
+    throw new AppError('SUBSCRIPTION_ENDED');
+  }
+  const current = effectivePlan(local) ?? fresh.plan;
+  const scheduled = upcomingPlan(local);
+  let timing: 'now' | 'next_cycle';
+  if (planRank(plan) > planRank(current)) timing = 'now';
+  else if (planRank(plan) < planRank(current)) timing = 'next_cycle';
+  else if (scheduled) timing = 'next_cycle';
+  else throw new AppError('SAME_PLAN');
+  const after = await call(() => provider.changePlan(local.providerSubscriptionId, plan, timing));
+  const row = await record(s, user.id, after);
+  const change = timing === 'now' ? 'upgrade' : 'downgrade';
+  s.log.info({ userId: user.id, from: current, to: plan, change }, 'plan changed');
+  return {
+    success: true,
+    message: PLAN_CHANGE_MESSAGES[change === 'upgrade' ? 'upgraded' : plan === current ? 'downgradeWithdrawn' : 'downgradeScheduled'][locale],
+    change,
+    plan: timing === 'now' ? plan : current,
+    nextPlan: upcomingPlan(row),
+    cancelScheduleRemoved: fresh.cancelAtPeriodEnd,
+  };
+}
+
+/**
+ * POST /api/payment/cancel-subscription (001 §7): schedules the cancellation at the period end.
+ * @throws NO_SUBSCRIPTION, SUBSCRIPTION_ENDED, PAYMENT_PROVIDER_ERROR.
+ */
+export async function cancelSubscription(s: BillingServices, user: UserRow): Promise<CancelSubscriptionResponse> {
+  const provider = providerOf(s);
+  const local = await liveSubscription(s, user.id);
+  if (local.cancelAtPeriodEnd) return { success: true, alreadyScheduled: true, scheduled: true, ends_at: local.currentPeriodEnd.toISOString() };
+  const after = await call(() => provider.cancel(local.providerSubscriptionId));
+  const row = await record(s, user.id, after);
+  s.log.info({ userId: user.id, subscription: row.providerSubscriptionId }, 'subscription cancel scheduled');
+  return { success: true, alreadyScheduled: false, scheduled: row.cancelAtPeriodEnd, ends_at: row.currentPeriodEnd.toISOString() };
+}
+
+/**
+ * POST /api/payment/resume-subscription (001 §7): removes a scheduled cancellation (a no-op when none).
+ * @throws NO_SUBSCRIPTION, SUBSCRIPTION_ENDED, PAYMENT_PROVIDER_ERROR.
+ */
+export async function resumeSubscription(s: BillingServices, user: UserRow): Promise<ResumeSubscriptionResponse> {
+  const provider = providerOf(s);
+  let row = await liveSubscription(s, user.id);
+  if (row.cancelAtPeriodEnd) {
+    const after = await call(() => provider.resume(row.providerSubscriptionId));
+    row = await record(s, user.id, after);
+    s.log.info({ userId: user.id, subscription: row.providerSubscriptionId }, 'subscription resumed');
+  }
+  return { success: true, plan: effectivePlan(row) ?? row.plan, next_renewal_date: row.cancelAtPeriodEnd ? null : row.currentPeriodEnd.toISOString() };
+}
+
+const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+
+/** GET /api/payment/subscription-status (000 §3/§7, 001 §3): from our records, no provider call. */
+export async function subscriptionStatus(s: BillingServices, userId: number): Promise<SubscriptionStatusResponse> {
+  const u = (await s.database.db.select().from(users).where(eq(users.id, userId)))[0];
+  if (!u) throw new AppError('NOT_FOUND');
+  const sub = await currentSubscription(s, userId);
+  const live = sub && sub.status !== 'expired' ? sub : null;
+  const next = sub ? upcomingPlan(sub) : null;
+  return {
+    success: true,
+    hasSubscription: Boolean(live && effectivePlan(live)),
+    plan: u.plan,
+    credits: u.oneTimeCredits + u.subscriptionCredits,
+    nextPlan: next,
+    subscription: sub
+      ? {
+          data: {
+            attributes: {
+              status: sub.status === 'expired' ? 'expired' : sub.cancelAtPeriodEnd ? 'cancelled' : (sub.status as SubscriptionStatus),
+              created_at: sub.providerCreatedAt.toISOString(),
+              renews_at: live && !sub.cancelAtPeriodEnd ? sub.currentPeriodEnd.toISOString() : null,
+              ends_at: sub.cancelAtPeriodEnd ? sub.currentPeriodEnd.toISOString() : iso(sub.endedAt),
+            },
+            scheduled_change: live?.cancelAtPeriodEnd
+              ? { action: 'cancel', effective_at: sub.currentPeriodEnd.toISOString() }
+              : live && next
+                ? { action: 'downgrade', effective_at: sub.currentPeriodEnd.toISOString(), plan: next }
+                : null,
+          },
+        }
+      : null,
+    user: {
+      plan: u.plan,
+      cancelled_at: iso(u.cancelledAt),
+      subscription_end_date: iso(u.subscriptionEndDate),
+      next_renewal_date: iso(u.nextRenewalDate),
+      subscriptionId: u.subscriptionId,
+    },
+    provider: { name: s.config.payments.provider, configured: Boolean(s.payments) },
+  };
+}
+
+/** A user by e-mail (case-insensitive), for the operator CLI; null when unknown. */
+export async function userByEmail(s: Pick<AppServices, 'database'>, email: string): Promise<UserRow | null> {
+  const rows = await s.database.db.select().from(users).where(eq(users.emailNormalized, email.trim().toLowerCase()));
+  return rows[0] ?? null;
+}
+

@@ -1,0 +1,429 @@
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { CREDIT_PACKS, SUBSCRIPTION_PLANS, type PackId, type PaidPlan } from '@dewy/contracts';
+import type { Database } from '../../../db/client';
+import { sandboxObjects } from '../../../db/schema';
+import {
+  PaymentProviderError,
+  WebhookSignatureError,
+  type InvoiceReason,
+  type PaymentsProvider,
+  type ProviderInvoice,
+  type ProviderOrder,
+  type ProviderSubscription,
+  type ProviderSubscriptionStatus,
+  type WebhookEvent,
+  type WebhookObjectRef,
+} from '../payments-provider';
+
+/**
+ * The `sandbox` payments provider (GUIDE §1, decision 012): a pretend card processor living in our own
+ * server and database (table `sandbox_objects`, apart from our billing tables, as a real provider's
+ * store would be). It serves a hosted-checkout page (/sandbox/checkout/{id}), keeps subscriptions,
+ * invoices and orders, and sends signed webhooks to the same route the real providers use
+ * (`POST /api/payment/webhook`). Operators drive the lifecycle by hand (renew, failed renewal, refund,
+ * expiry) with `npm run billing -- <action> <email>`; tests call the same methods.
+ *
+ * Signature: header `x-sandbox-signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`,
+ * accepted within 300 s (Stripe's scheme). Test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is
+ * declined; anything else is refused as invalid.
+ */
+
+export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
+const TOLERANCE_S = 300;
+const PERIOD_MS = 30 * 86_400_000;
+export const SANDBOX_CARD_OK = '4242424242424242';
+export const SANDBOX_CARD_DECLINED = '4000000000000002';
+
+type Item = { kind: 'plan'; plan: PaidPlan } | { kind: 'pack'; pack: PackId };
+
+interface CheckoutData {
+  checkoutId: string;
+  userId: number;
+  email: string;
+  item: Item;
+  successUrl: string;
+  cancelUrl: string;
+  failedUrl: string;
+  status: 'open' | 'paid' | 'declined' | 'cancelled';
+  resultId: string | null;
+}
+interface SubscriptionData {
+  userId: number;
+  checkoutId: string | null;
+  plan: PaidPlan;
+  nextPlan: PaidPlan | null;
+  status: ProviderSubscriptionStatus;
+  periodStart: string;
+  periodEnd: string;
+  cancelAtPeriodEnd: boolean;
+  endedAt: string | null;
+  createdAt: string;
+}
+interface InvoiceData {
+  subscriptionId: string;
+  userId: number;
+  status: ProviderInvoice['status'];
+  reason: InvoiceReason;
+  plan: PaidPlan;
+  periodStart: string;
+  periodEnd: string;
+  amountCents: number;
+  refundedCents: number;
+  createdAt: string;
+}
+interface OrderData {
+  userId: number;
+  checkoutId: string | null;
+  pack: PackId;
+  status: ProviderOrder['status'];
+  amountCents: number;
+  refundedCents: number;
+  createdAt: string;
+}
+type Kind = 'checkout' | 'subscription' | 'invoice' | 'order';
+
+/** The body of a sandbox webhook. */
+export interface SandboxEventBody {
+  id: string;
+  type: string;
+  created: number;
+  object: WebhookObjectRef | null;
+  user_id: number | null;
+  checkout_id: string | null;
+}
+
+/** Sends one signed webhook to our webhook route. @returns the HTTP status it answered. */
+export type WebhookDeliverer = (body: Buffer, headers: Record<string, string>) => Promise<number>;
+
+export interface SandboxProvider extends PaymentsProvider {
+  readonly name: 'sandbox';
+  /** The hosted checkout as the page shows it; null when unknown. */
+  checkoutView(id: string): Promise<{ id: string; email: string; item: Item; amountCents: number; credits: number; status: CheckoutData['status']; cancelUrl: string } | null>;
+  /**
+   * The customer submits the hosted checkout with a card number. @returns where the browser goes next
+   * (success, failed or back to the form with `error`).
+   */
+  pay(id: string, card: string): Promise<{ redirect: string } | { error: 'invalid_card' | 'not_open' }>;
+  /** The customer leaves the hosted checkout. @returns the cancel URL. */
+  abandon(id: string): Promise<string | null>;
+  /** Starts the next period of a subscription (or ends it when a cancel was scheduled). */
+  renew(subscriptionId: string): Promise<{ invoiceId: string | null; status: ProviderSubscriptionStatus }>;
+  /** The next period's charge fails: an unpaid invoice and status past_due. */
+  failRenewal(subscriptionId: string): Promise<{ invoiceId: string }>;
+  /** Refunds an order or invoice in full. */
+  refund(objectId: string): Promise<void>;
+  /** Ends a subscription now. */
+  expire(subscriptionId: string): Promise<void>;
+  /** The latest subscription and latest paid order/invoice of a user (for the operator CLI). */
+  latestOf(userId: number): Promise<{ subscriptionId: string | null; paymentId: string | null }>;
+  /** Where webhooks go (set once the server listens). */
+  setDeliverer(deliver: WebhookDeliverer): void;
+  /** Resolves when every webhook sent so far was delivered or given up. */
+  idle(): Promise<void>;
+  /** Signs a body as the sandbox does (tests forge and replay with it). */
+  sign(body: Buffer, atSeconds?: number): Record<string, string>;
+}
+
+const priceCents = (item: Item) => (item.kind === 'plan' ? SUBSCRIPTION_PLANS[item.plan].priceUsd : CREDIT_PACKS[item.pack].priceUsd) * 100;
+const creditsOf = (item: Item) => (item.kind === 'plan' ? SUBSCRIPTION_PLANS[item.plan].credits : CREDIT_PACKS[item.pack].credits);
+
+/**
+ * Creates the sandbox provider on our database. `secret` signs its webhooks; a declined card sends the
+ * browser to the request's `failedUrl`; webhooks go through `setDeliverer` (until one is set they wait
+ * in memory).
+ */
+export function createSandboxProvider(opts: {
+  database: Database;
+  secret: string;
+  log?: { warn(obj: object, msg: string): void };
+}): SandboxProvider {
+  const db = opts.database.db;
+  let deliver: WebhookDeliverer | null = null;
+  const queued: Buffer[] = [];
+  const inFlight = new Set<Promise<void>>();
+
+  async function put<T>(kind: Kind, id: string, data: T) {
+    await db
+      .insert(sandboxObjects)
+      .values({ id, kind, data })
+      .onConflictDoUpdate({ target: sandboxObjects.id, set: { data, updatedAt: new Date() } });
+  }
+  async function get<T>(kind: Kind, id: string): Promise<T> {
+    const rows = await db.select().from(sandboxObjects).where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.kind, kind)));
+    if (!rows[0]) throw new PaymentProviderError(`sandbox: no ${kind} ${id}`, 404);
+    return rows[0].data as T;
+  }
+
+  function sign(body: Buffer, atSeconds = Math.floor(Date.now() / 1000)): Record<string, string> {
+    const v1 = createHmac('sha256', opts.secret).update(`${atSeconds}.`).update(body).digest('hex');
+    return { 'content-type': 'application/json', [SANDBOX_SIGNATURE_HEADER]: `t=${atSeconds},v1=${v1}` };
+  }
+
+  async function sendOne(body: Buffer) {
+    for (const waitMs of [0, 250, 1000, 3000]) {
+      if (waitMs) await new Promise((r) => setTimeout(r, waitMs));
+      try {
+        // Signed at each attempt, as a provider does, so a retry is never outside the tolerance.
+        const status = await deliver!(body, sign(body));
+        if (status >= 200 && status < 300) return;
+      } catch (err) {
+        opts.log?.warn({ err }, 'sandbox webhook delivery failed');
+      }
+    }
+    opts.log?.warn({}, 'sandbox webhook given up after retries');
+  }
+  function send(type: string, object: WebhookObjectRef | null, userId: number | null, checkoutId: string | null) {
+    const body: SandboxEventBody = { id: `evt_${randomUUID()}`, type, created: Math.floor(Date.now() / 1000), object, user_id: userId, checkout_id: checkoutId };
+    const raw = Buffer.from(JSON.stringify(body));
+    if (!deliver) {
+      queued.push(raw);
+      return;
+    }
+    const p = sendOne(raw).finally(() => inFlight.delete(p));
+    inFlight.add(p);
+  }
+
+  const toSubscription = (id: string, d: SubscriptionData): ProviderSubscription => ({
+    id,
+    userId: d.userId,
+    plan: d.plan,
+    nextPlan: d.nextPlan,
+    status: d.status,
+    currentPeriodStart: new Date(d.periodStart),
+    currentPeriodEnd: new Date(d.periodEnd),
+    cancelAtPeriodEnd: d.cancelAtPeriodEnd,
+    endedAt: d.endedAt ? new Date(d.endedAt) : null,
+    createdAt: new Date(d.createdAt),
+  });
+
+  async function newInvoice(subscriptionId: string, sub: SubscriptionData, reason: InvoiceReason, status: InvoiceData['status'], amountCents: number) {
+    const id = `sbx_in_${randomUUID()}`;
+    const inv: InvoiceData = {
+      subscriptionId, userId: sub.userId, status, reason, plan: sub.plan,
+      periodStart: sub.periodStart, periodEnd: sub.periodEnd, amountCents, refundedCents: 0, createdAt: new Date().toISOString(),
+    };
+    await put('invoice', id, inv);
+    return id;
+  }
+
+  async function mutateSubscription(id: string, fn: (d: SubscriptionData) => void, event = 'subscription.updated') {
+    const d = await get<SubscriptionData>('subscription', id);
+    if (d.status === 'expired') throw new PaymentProviderError(`sandbox: subscription ${id} has ended`, 409);
+    fn(d);
+    await put('subscription', id, d);
+    send(event, { kind: 'subscription', id }, d.userId, d.checkoutId);
+    return toSubscription(id, d);
+  }
+
+  return {
+    name: 'sandbox',
+
+    async createCheckout(req) {
+      const id = `sbx_co_${randomUUID()}`;
+      const data: CheckoutData = {
+        checkoutId: req.checkoutId, userId: req.userId, email: req.email, item: req.item,
+        successUrl: req.successUrl, cancelUrl: req.cancelUrl, failedUrl: req.failedUrl ?? req.cancelUrl, status: 'open', resultId: null,
+      };
+      await put('checkout', id, data);
+      return { url: `/sandbox/checkout/${id}`, providerCheckoutId: id };
+    },
+
+    async checkoutView(id) {
+      const d = await get<CheckoutData>('checkout', id).catch(() => null);
+      if (!d) return null;
+      return { id, email: d.email, item: d.item, amountCents: priceCents(d.item), credits: creditsOf(d.item), status: d.status, cancelUrl: d.cancelUrl };
+    },
+
+    async pay(id, cardInput) {
+      const card = cardInput.replace(/[\s-]/g, '');
+      if (card !== SANDBOX_CARD_OK && card !== SANDBOX_CARD_DECLINED) return { error: 'invalid_card' };
+      // One transition out of `open`, even when Pay is pressed twice at once.
+      const claimed = await db
+        .update(sandboxObjects)
+        .set({ data: sql`jsonb_set(${sandboxObjects.data}, '{status}', ${JSON.stringify(card === SANDBOX_CARD_OK ? 'paid' : 'declined')}::jsonb)`, updatedAt: new Date() })
+        .where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.kind, 'checkout'), sql`${sandboxObjects.data}->>'status' = 'open'`))
+        .returning();
+      if (!claimed[0]) return { error: 'not_open' };
+      const co = claimed[0].data as CheckoutData;
+      if (card === SANDBOX_CARD_DECLINED) return { redirect: co.failedUrl };
+      const now = new Date();
+      if (co.item.kind === 'pack') {
+        const orderId = `sbx_or_${randomUUID()}`;
+        await put<OrderData>('order', orderId, {
+          userId: co.userId, checkoutId: co.checkoutId, pack: co.item.pack, status: 'paid', amountCents: priceCents(co.item), refundedCents: 0, createdAt: now.toISOString(),
+        });
+        await put('checkout', id, { ...co, resultId: orderId });
+        send('order.paid', { kind: 'order', id: orderId }, co.userId, co.checkoutId);
+      } else {
+        const subId = `sbx_sub_${randomUUID()}`;
+        const sub: SubscriptionData = {
+          userId: co.userId, checkoutId: co.checkoutId, plan: co.item.plan, nextPlan: null, status: 'active',
+          periodStart: now.toISOString(), periodEnd: new Date(now.getTime() + PERIOD_MS).toISOString(), cancelAtPeriodEnd: false, endedAt: null, createdAt: now.toISOString(),
+        };
+        await put('subscription', subId, sub);
+        const invoiceId = await newInvoice(subId, sub, 'initial', 'paid', priceCents(co.item));
+        await put('checkout', id, { ...co, resultId: subId });
+        send('subscription.created', { kind: 'subscription', id: subId }, co.userId, co.checkoutId);
+        send('invoice.paid', { kind: 'invoice', id: invoiceId }, co.userId, co.checkoutId);
+      }
+      return { redirect: co.successUrl };
+    },
+
+    async abandon(id) {
+      const d = await get<CheckoutData>('checkout', id).catch(() => null);
+      if (!d) return null;
+      if (d.status === 'open') await put('checkout', id, { ...d, status: 'cancelled' });
+      return d.cancelUrl;
+    },
+
+    async changePlan(id, plan, timing) {
+      const before = await get<SubscriptionData>('subscription', id);
+      if (timing === 'next_cycle') {
+        return mutateSubscription(id, (d) => {
+          d.nextPlan = plan === d.plan ? null : plan;
+          d.cancelAtPeriodEnd = false;
+        });
+      }
+      // Upgrade now: charge the price difference for the unused part of the period.
+      const start = new Date(before.periodStart).getTime();
+      const end = new Date(before.periodEnd).getTime();
+      const left = Math.max(0, Math.min(1, (end - Date.now()) / (end - start)));
+      const diffCents = Math.max(0, Math.round((SUBSCRIPTION_PLANS[plan].priceUsd - SUBSCRIPTION_PLANS[before.plan].priceUsd) * 100 * left));
+      const sub = await mutateSubscription(id, (d) => {
+        d.plan = plan;
+        d.nextPlan = null;
+        d.cancelAtPeriodEnd = false;
+      });
+      const after = await get<SubscriptionData>('subscription', id);
+      const invoiceId = await newInvoice(id, after, 'upgrade', 'paid', diffCents);
+      send('invoice.paid', { kind: 'invoice', id: invoiceId }, after.userId, after.checkoutId);
+      return sub;
+    },
+
+    cancel: (id) => mutateSubscription(id, (d) => { d.cancelAtPeriodEnd = true; }),
+    resume: (id) => mutateSubscription(id, (d) => { d.cancelAtPeriodEnd = false; }),
+
+    async getSubscription(id) {
+      return toSubscription(id, await get<SubscriptionData>('subscription', id));
+    },
+    async getInvoice(id) {
+      const d = await get<InvoiceData>('invoice', id);
+      return {
+        id, subscriptionId: d.subscriptionId, userId: d.userId, status: d.status, reason: d.reason, plan: d.plan,
+        periodStart: new Date(d.periodStart), periodEnd: new Date(d.periodEnd), amountCents: d.amountCents, refundedCents: d.refundedCents, createdAt: new Date(d.createdAt),
+      };
+    },
+    async getOrder(id) {
+      const d = await get<OrderData>('order', id);
+      return { id, userId: d.userId, pack: d.pack, status: d.status, amountCents: d.amountCents, refundedCents: d.refundedCents, createdAt: new Date(d.createdAt) };
+    },
+
+    async parseWebhook(raw, headers) {
+      const header = headers[SANDBOX_SIGNATURE_HEADER];
+      const value = Array.isArray(header) ? header[0] : header;
+      const m = /^t=(\d{1,12}),v1=([0-9a-f]{64})$/.exec(value ?? '');
+      if (!m) throw new WebhookSignatureError('missing or malformed sandbox signature');
+      const t = Number(m[1]);
+      if (Math.abs(Date.now() / 1000 - t) > TOLERANCE_S) throw new WebhookSignatureError('sandbox signature outside the tolerance');
+      const expected = createHmac('sha256', opts.secret).update(`${t}.`).update(raw).digest();
+      if (!timingSafeEqual(expected, Buffer.from(m[2]!, 'hex'))) throw new WebhookSignatureError();
+      let body: SandboxEventBody;
+      try {
+        body = JSON.parse(raw.toString('utf8')) as SandboxEventBody;
+      } catch {
+        throw new PaymentProviderError('sandbox: webhook body is not JSON', 400);
+      }
+      if (typeof body.id !== 'string' || typeof body.type !== 'string') throw new PaymentProviderError('sandbox: webhook body lacks id/type', 400);
+      const ev: WebhookEvent = {
+        key: body.id,
+        type: body.type,
+        object: body.object && ['order', 'invoice', 'subscription'].includes(body.object.kind) && typeof body.object.id === 'string' ? body.object : null,
+        userId: Number.isSafeInteger(body.user_id) && (body.user_id as number) > 0 ? body.user_id : null,
+        checkoutId: typeof body.checkout_id === 'string' ? body.checkout_id : null,
+      };
+      return ev;
+    },
+
+    async renew(id) {
+      const d = await get<SubscriptionData>('subscription', id);
+      if (d.status === 'expired') throw new PaymentProviderError(`sandbox: subscription ${id} has ended`, 409);
+      const now = new Date();
+      if (d.cancelAtPeriodEnd) {
+        d.status = 'expired';
+        d.endedAt = now.toISOString();
+        await put('subscription', id, d);
+        send('subscription.deleted', { kind: 'subscription', id }, d.userId, d.checkoutId);
+        return { invoiceId: null, status: d.status };
+      }
+      d.plan = d.nextPlan ?? d.plan;
+      d.nextPlan = null;
+      d.status = 'active';
+      d.periodStart = now.toISOString();
+      d.periodEnd = new Date(now.getTime() + PERIOD_MS).toISOString();
+      await put('subscription', id, d);
+      const invoiceId = await newInvoice(id, d, 'renewal', 'paid', SUBSCRIPTION_PLANS[d.plan].priceUsd * 100);
+      send('invoice.paid', { kind: 'invoice', id: invoiceId }, d.userId, d.checkoutId);
+      send('subscription.updated', { kind: 'subscription', id }, d.userId, d.checkoutId);
+      return { invoiceId, status: d.status };
+    },
+
+    async failRenewal(id) {
+      const d = await get<SubscriptionData>('subscription', id);
+      if (d.status === 'expired') throw new PaymentProviderError(`sandbox: subscription ${id} has ended`, 409);
+      const now = new Date();
+      const next = { ...d, plan: d.nextPlan ?? d.plan, periodStart: now.toISOString(), periodEnd: new Date(now.getTime() + PERIOD_MS).toISOString() };
+      const invoiceId = await newInvoice(id, next, 'renewal', 'failed', SUBSCRIPTION_PLANS[next.plan].priceUsd * 100);
+      d.status = 'past_due';
+      await put('subscription', id, d);
+      send('invoice.payment_failed', { kind: 'invoice', id: invoiceId }, d.userId, d.checkoutId);
+      send('subscription.updated', { kind: 'subscription', id }, d.userId, d.checkoutId);
+      return { invoiceId };
+    },
+
+    async refund(objectId) {
+      if (objectId.startsWith('sbx_or_')) {
+        const d = await get<OrderData>('order', objectId);
+        if (d.status !== 'paid') throw new PaymentProviderError(`sandbox: order ${objectId} is ${d.status}`, 409);
+        await put('order', objectId, { ...d, status: 'refunded', refundedCents: d.amountCents });
+        send('order.refunded', { kind: 'order', id: objectId }, d.userId, d.checkoutId);
+      } else {
+        const d = await get<InvoiceData>('invoice', objectId);
+        if (d.status !== 'paid') throw new PaymentProviderError(`sandbox: invoice ${objectId} is ${d.status}`, 409);
+        await put('invoice', objectId, { ...d, status: 'refunded', refundedCents: d.amountCents });
+        send('invoice.refunded', { kind: 'invoice', id: objectId }, d.userId, null);
+      }
+    },
+
+    async expire(id) {
+      await mutateSubscription(id, (d) => {
+        d.status = 'expired';
+        d.endedAt = new Date().toISOString();
+        d.cancelAtPeriodEnd = false;
+      }, 'subscription.deleted');
+    },
+
+    async latestOf(userId) {
+      const rows = await db
+        .select({ id: sandboxObjects.id, kind: sandboxObjects.kind, data: sandboxObjects.data })
+        .from(sandboxObjects)
+        .where(sql`${sandboxObjects.data}->>'userId' = ${String(userId)} and ${sandboxObjects.kind} in ('subscription','order','invoice')`)
+        .orderBy(desc(sandboxObjects.createdAt), desc(sandboxObjects.id));
+      const sub = rows.find((r) => r.kind === 'subscription');
+      const paid = rows.find((r) => (r.kind === 'order' || r.kind === 'invoice') && (r.data as { status: string }).status === 'paid' && (r.data as { amountCents: number }).amountCents > 0);
+      return { subscriptionId: sub?.id ?? null, paymentId: paid?.id ?? null };
+    },
+
+    setDeliverer(fn) {
+      deliver = fn;
+      for (const raw of queued.splice(0)) {
+        const p = sendOne(raw).finally(() => inFlight.delete(p));
+        inFlight.add(p);
+      }
+    },
+    async idle() {
+      while (inFlight.size) await Promise.allSettled([...inFlight]);
+    },
+    sign,
+  };
+}
