@@ -157,7 +157,7 @@ describe.each(TEST_DATABASES)('billing lifecycle on $name', (kind) => {
     expect(await books(user.id)).toMatchObject({ oneTime: 1500, subscription: 14500 });
 
     const kinds = await t.ctx.database.db.select({ kind: creditLedger.kind, delta: creditLedger.delta, bucket: creditLedger.bucket, reason: creditLedger.reason }).from(creditLedger).where(eq(creditLedger.userId, user.id)).orderBy(creditLedger.id);
-    // eslint-disable-next-line no-console -- the ledger of one full lifecycle, quoted in the closing note
+    // The ledger of one full lifecycle, quoted in the closing note.
     console.log(`[${kind.name}] ledger of one lifecycle:\n${kinds.map((k) => `  ${k.kind} ${k.bucket} ${k.delta} (${k.reason})`).join('\n')}`);
   });
 

@@ -117,7 +117,7 @@ export function sandboxRoutes(ctx: AppContext, provider: SandboxProvider, secret
         if (!id) throw new AppError('NOT_FOUND', { message: 'nothing to act on for this user' });
         return id;
       };
-      let result: unknown = latest;
+      let result: unknown;
       try {
         result = await operate(body.data.action, body.data.target);
       } catch (err) {
