@@ -24,7 +24,7 @@ export interface TestApp {
 export async function createTestApp(
   kind: TestDatabaseKind,
   env: Record<string, string> = {},
-  opts: { workers?: boolean; configuredEngine?: boolean } & Pick<ContextOverrides, 'tools' | 'jobSchemas'> = {},
+  opts: { workers?: boolean; configuredEngine?: boolean } & Pick<ContextOverrides, 'tools' | 'jobSchemas' | 'payments'> = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dewy-test-'));
   // Suites sign many accounts up from one inject address; the sign-up limits get their own suite.
@@ -32,7 +32,7 @@ export async function createTestApp(
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'no-web'), LOG_LEVEL: 'silent', ...generousSignup, ...env });
   const database = await kind.open();
   const engine = createFakeEngine();
-  const ctx = await createContext(config, { engine: opts.configuredEngine ? undefined : engine, database, tools: opts.tools, jobSchemas: opts.jobSchemas });
+  const ctx = await createContext(config, { engine: opts.configuredEngine ? undefined : engine, database, tools: opts.tools, jobSchemas: opts.jobSchemas, payments: opts.payments });
   const app = await buildApp(ctx, { logger: false });
   if (opts.workers) await ctx.queue.startWorkers({ concurrency: 1, pollingIntervalSeconds: 0.5 });
   return {

@@ -47,12 +47,15 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
 
 type LocalSubscription = typeof subscriptions.$inferSelect;
 
+/** The provider whose records count: the one in use (its own name), else the configured one. */
+const providerName = (s: BillingServices) => s.payments?.name ?? s.config.payments.provider;
+
 /** The user's newest subscription with the provider in use (ended ones included), or null. */
 async function currentSubscription(s: BillingServices, userId: number): Promise<LocalSubscription | null> {
   const rows = await s.database.db
     .select()
     .from(subscriptions)
-    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.provider, s.config.payments.provider)))
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.provider, providerName(s))))
     .orderBy(desc(subscriptions.providerCreatedAt), desc(subscriptions.id))
     .limit(1);
   return rows[0] ?? null;
@@ -134,7 +137,7 @@ export async function checkoutStatus(s: BillingServices, userId: number, id: str
 async function record(s: BillingServices, userId: number, snap: ProviderSubscription): Promise<LocalSubscription> {
   return s.database.db.transaction(async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
-    return syncSubscription(tx, s.config.payments.provider, userId, snap);
+    return syncSubscription(tx, providerName(s), userId, snap);
   });
 }
 
@@ -244,7 +247,7 @@ export async function subscriptionStatus(s: BillingServices, userId: number): Pr
       next_renewal_date: iso(u.nextRenewalDate),
       subscriptionId: u.subscriptionId,
     },
-    provider: { name: s.config.payments.provider, configured: Boolean(s.payments) },
+    provider: { name: providerName(s), configured: Boolean(s.payments) },
   };
 }
 

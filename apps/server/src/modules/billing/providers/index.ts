@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from '../../../config';
 import type { Database } from '../../../db/client';
 import type { PaymentsProvider } from '../payments-provider';
+import { createLemonSqueezyProvider } from './lemonsqueezy.provider';
 import { createSandboxProvider } from './sandbox.provider';
 
 /**
@@ -27,8 +28,10 @@ export function createPaymentsProvider(config: AppConfig, deps: { database: Data
         log: deps.log,
       });
     }
+    case 'lemonsqueezy':
+      return createLemonSqueezyProvider(p.lemonsqueezy);
     default:
-      // Wired when their adapters land (stripe.provider.ts, lemonsqueezy.provider.ts).
+      // Wired when its adapter lands (stripe.provider.ts).
       return null;
   }
 }
