@@ -53,5 +53,9 @@ export type AuthCheckResponse = z.infer<typeof AuthCheckResponseSchema>;
 
 export const LogoutResponseSchema = z.object({ success: z.literal(true) });
 
-export const FeatureFlagsResponseSchema = z.object({ imageGenerationEnabled: z.boolean() });
+export const FeatureFlagsResponseSchema = z.object({
+  imageGenerationEnabled: z.boolean(),
+  /** False when the payments provider is not configured: the pricing page says buying is off. */
+  paymentsEnabled: z.boolean(),
+});
 export type FeatureFlagsResponse = z.infer<typeof FeatureFlagsResponseSchema>;
