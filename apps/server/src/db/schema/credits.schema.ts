@@ -14,7 +14,7 @@ export const creditLedger = pgTable(
     id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
     userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     delta: integer('delta').notNull(),
-    bucket: text('bucket', { enum: ['one_time', 'subscription'] }).notNull(),
+    bucket: text('bucket', { enum: ['one_time', 'bonus', 'subscription'] }).notNull(),
     /** grant (welcome, purchase, period), spend, refund (a failed job), expire (subscription credits at period end / subscription end), reclaim (a refunded payment, or settling a debt). */
     kind: text('kind', { enum: ['grant', 'spend', 'refund', 'expire', 'reclaim'] }).notNull(),
     reason: text('reason').notNull(),
@@ -25,7 +25,7 @@ export const creditLedger = pgTable(
   (t) => [
     uniqueIndex('credit_ledger_idem_bucket_uq').on(t.idempotencyKey, t.bucket),
     index('credit_ledger_user_idx').on(t.userId, t.createdAt),
-    check('credit_ledger_bucket_valid', sql`${t.bucket} in ('one_time','subscription')`),
+    check('credit_ledger_bucket_valid', sql`${t.bucket} in ('one_time','bonus','subscription')`),
     check('credit_ledger_delta_nonzero', sql`${t.delta} <> 0`),
   ],
 );

@@ -3,3 +3,4 @@ export * from './sessions.schema';
 export * from './credits.schema';
 export * from './images.schema';
 export * from './billing.schema';
+export * from './affiliate.schema';

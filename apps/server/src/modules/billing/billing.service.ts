@@ -221,7 +221,7 @@ export async function subscriptionStatus(s: BillingServices, userId: number): Pr
     success: true,
     hasSubscription: Boolean(live && effectivePlan(live)),
     plan: u.plan,
-    credits: u.oneTimeCredits + u.subscriptionCredits,
+    credits: u.oneTimeCredits + u.bonusCredits + u.subscriptionCredits,
     nextPlan: next,
     subscription: sub
       ? {

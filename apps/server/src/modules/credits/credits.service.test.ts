@@ -29,7 +29,7 @@ describe.each(TEST_DATABASES)('credit ledger on $name', (kind) => {
     expect(ok).toHaveLength(20);
     expect(refused.every((r) => isAppError((r as PromiseRejectedResult).reason, 'INSUFFICIENT_CREDITS'))).toBe(true);
     const balance = await getBalance(db, u.id);
-    expect(balance).toEqual({ oneTime: 0, subscription: 0, total: 0 });
+    expect(balance).toEqual({ oneTime: 0, bonus: 0, subscription: 0, total: 0 });
     expect(await ledgerSums(db, u.id)).toEqual(balance);
   });
 
@@ -39,8 +39,22 @@ describe.each(TEST_DATABASES)('credit ledger on $name', (kind) => {
     await grant(db, { userId: u.id, amount: 30, bucket: 'one_time', reason: 'test', idempotencyKey: `g-${u.id}` });
     await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}` });
     const r = await spend(db, { userId: u.id, amount: 80, reason: 'upscale', idempotencyKey: `s-${u.id}` });
-    expect(r.taken).toEqual({ oneTime: 30, subscription: 50 });
-    expect(r.balance).toEqual({ oneTime: 0, subscription: 50, total: 50 });
+    expect(r.taken).toEqual({ oneTime: 30, bonus: 0, subscription: 50 });
+    expect(r.balance).toEqual({ oneTime: 0, bonus: 0, subscription: 50, total: 50 });
+  });
+
+  it('spends one-time, then bonus, then subscription credits (decision 013); a refund returns each to its bucket', async () => {
+    const { db } = database;
+    const u = await buildUser(db);
+    await grant(db, { userId: u.id, amount: 20, bucket: 'one_time', reason: 'test', idempotencyKey: `g-${u.id}` });
+    await grant(db, { userId: u.id, amount: 30, bucket: 'bonus', reason: 'test', idempotencyKey: `gb-${u.id}` });
+    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}` });
+    const r = await spend(db, { userId: u.id, amount: 60, reason: 'upscale', idempotencyKey: `s-${u.id}` });
+    expect(r.taken).toEqual({ oneTime: 20, bonus: 30, subscription: 10 });
+    expect(r.balance).toEqual({ oneTime: 0, bonus: 0, subscription: 90, total: 90 });
+    const back = await refund(db, { spendKey: `s-${u.id}`, reason: 'job failed' });
+    expect(back.balance).toEqual({ oneTime: 20, bonus: 30, subscription: 100, total: 150 });
+    expect(await ledgerSums(db, u.id)).toEqual(back.balance);
   });
 
   it('a replayed idempotency key changes nothing', async () => {
@@ -70,8 +84,8 @@ describe.each(TEST_DATABASES)('credit ledger on $name', (kind) => {
       refund(db, { spendKey: `s-${u.id}`, reason: 'job failed' }),
     ]);
     expect([a.replayed, b.replayed].sort()).toEqual([false, true]);
-    expect(await getBalance(db, u.id)).toEqual({ oneTime: 50, subscription: 50, total: 100 });
-    expect(await ledgerSums(db, u.id)).toEqual({ oneTime: 50, subscription: 50, total: 100 });
+    expect(await getBalance(db, u.id)).toEqual({ oneTime: 50, bonus: 0, subscription: 50, total: 100 });
+    expect(await ledgerSums(db, u.id)).toEqual({ oneTime: 50, bonus: 0, subscription: 50, total: 100 });
   });
 
   it('a spend larger than the balance takes nothing', async () => {

@@ -4,53 +4,86 @@ import { creditLedger, users } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 
-export type CreditBucket = 'one_time' | 'subscription';
+/** The three credit buckets, in spending order (decision 013): one-time, then bonus, then subscription. */
+export const SPENDING_ORDER = ['one_time', 'bonus', 'subscription'] as const;
+export type CreditBucket = (typeof SPENDING_ORDER)[number];
 
-/** A user's balances in credits. `total` is what the page shows. */
-export interface CreditBalance {
+/** Credits per bucket. */
+export interface BucketAmounts {
   oneTime: number;
+  bonus: number;
   subscription: number;
+}
+
+/** A user's balances in credits. `total` (the sum of the buckets) is what the page shows. */
+export interface CreditBalance extends BucketAmounts {
   total: number;
 }
 
 export interface SpendResult {
   /** Credits taken from each bucket by this operation. */
-  taken: { oneTime: number; subscription: number };
+  taken: BucketAmounts;
   balance: CreditBalance;
   /** True when the idempotency key had already been applied; nothing changed this time. */
   replayed: boolean;
 }
 
 export interface RefundResult {
-  returned: { oneTime: number; subscription: number };
+  returned: BucketAmounts;
   balance: CreditBalance;
   replayed: boolean;
 }
 
+const FIELD: Record<CreditBucket, keyof BucketAmounts> = { one_time: 'oneTime', bonus: 'bonus', subscription: 'subscription' };
+const zero = (): BucketAmounts => ({ oneTime: 0, bonus: 0, subscription: 0 });
+const withTotal = (b: BucketAmounts): CreditBalance => ({ oneTime: b.oneTime, bonus: b.bonus, subscription: b.subscription, total: b.oneTime + b.bonus + b.subscription });
+const BALANCE_COLUMNS = { oneTime: users.oneTimeCredits, bonus: users.bonusCredits, subscription: users.subscriptionCredits };
+
 async function lockBalance(tx: DbOrTx, userId: number): Promise<CreditBalance & { debt: number }> {
   const rows = await tx
-    .select({ oneTime: users.oneTimeCredits, subscription: users.subscriptionCredits, debt: users.creditDebt })
+    .select({ ...BALANCE_COLUMNS, debt: users.creditDebt })
     .from(users)
     .where(eq(users.id, userId))
     .for('update');
   const row = rows[0];
   if (!row) throw new AppError('NOT_FOUND', { message: `user ${userId} not found` });
-  return { ...row, total: row.oneTime + row.subscription };
+  return { ...withTotal(row), debt: row.debt };
 }
 
-async function applyDelta(tx: DbOrTx, userId: number, oneTime: number, subscription: number): Promise<CreditBalance> {
+/** Adds signed amounts to the bucket balances (the CHECK constraints keep them ≥ 0). */
+async function applyDelta(tx: DbOrTx, userId: number, d: Partial<BucketAmounts>): Promise<CreditBalance> {
   const rows = await tx
     .update(users)
     .set({
-      oneTimeCredits: sql`${users.oneTimeCredits} + ${oneTime}`,
-      subscriptionCredits: sql`${users.subscriptionCredits} + ${subscription}`,
+      oneTimeCredits: sql`${users.oneTimeCredits} + ${d.oneTime ?? 0}`,
+      bonusCredits: sql`${users.bonusCredits} + ${d.bonus ?? 0}`,
+      subscriptionCredits: sql`${users.subscriptionCredits} + ${d.subscription ?? 0}`,
       updatedAt: new Date(),
     })
     .where(eq(users.id, userId))
-    .returning({ oneTime: users.oneTimeCredits, subscription: users.subscriptionCredits });
-  const row = rows[0]!;
-  return { ...row, total: row.oneTime + row.subscription };
+    .returning(BALANCE_COLUMNS);
+  return withTotal(rows[0]!);
 }
+
+const negate = (b: BucketAmounts): BucketAmounts => ({ oneTime: -b.oneTime, bonus: -b.bonus, subscription: -b.subscription });
+
+/** Ledger rows for per-bucket amounts (zero buckets skipped); `sign` −1 writes them as debits. */
+function rowsFor(amounts: BucketAmounts, sign: 1 | -1, base: Omit<typeof creditLedger.$inferInsert, 'bucket' | 'delta'>): (typeof creditLedger.$inferInsert)[] {
+  return SPENDING_ORDER.filter((b) => amounts[FIELD[b]] > 0).map((b) => ({ ...base, bucket: b, delta: sign * amounts[FIELD[b]] }));
+}
+
+/** Takes `amount` from `available` bucket by bucket in `order`; returns what each gave (may fall short). */
+function takeInOrder(available: BucketAmounts, amount: number, order: readonly CreditBucket[]): BucketAmounts {
+  const taken = zero();
+  let left = amount;
+  for (const b of order) {
+    const n = Math.min(available[FIELD[b]], left);
+    taken[FIELD[b]] = n;
+    left -= n;
+  }
+  return taken;
+}
+const sumOf = (b: BucketAmounts) => b.oneTime + b.bonus + b.subscription;
 
 async function entriesFor(tx: DbOrTx, idempotencyKey: string) {
   return tx.select().from(creditLedger).where(eq(creditLedger.idempotencyKey, idempotencyKey));
@@ -58,10 +91,10 @@ async function entriesFor(tx: DbOrTx, idempotencyKey: string) {
 
 /** Current balances of a user (no lock). @throws AppError NOT_FOUND */
 export async function getBalance(db: DbOrTx, userId: number): Promise<CreditBalance> {
-  const rows = await db.select({ oneTime: users.oneTimeCredits, subscription: users.subscriptionCredits }).from(users).where(eq(users.id, userId));
+  const rows = await db.select(BALANCE_COLUMNS).from(users).where(eq(users.id, userId));
   const row = rows[0];
   if (!row) throw new AppError('NOT_FOUND');
-  return { ...row, total: row.oneTime + row.subscription };
+  return withTotal(row);
 }
 
 /**
@@ -78,7 +111,7 @@ export async function grant(
   if (!Number.isInteger(p.amount) || p.amount <= 0) throw new AppError('VALIDATION_FAILED', { message: 'grant amount must be a positive integer' });
   return inTransaction(db, async (tx) => {
     const before = await lockBalance(tx, p.userId);
-    if ((await entriesFor(tx, p.idempotencyKey)).length > 0) return { balance: before, replayed: true, settledDebt: 0 };
+    if ((await entriesFor(tx, p.idempotencyKey)).length > 0) return { balance: withTotal(before), replayed: true, settledDebt: 0 };
     const base = { userId: p.userId, bucket: p.bucket, reason: p.reason, reference: p.reference ?? null };
     await tx.insert(creditLedger).values({ ...base, delta: p.amount, kind: 'grant', idempotencyKey: p.idempotencyKey });
     const settle = Math.min(before.debt, p.amount);
@@ -87,8 +120,8 @@ export async function grant(
       await tx.update(users).set({ creditDebt: sql`${users.creditDebt} - ${settle}` }).where(eq(users.id, p.userId));
     }
     const net = p.amount - settle;
-    const balance = net > 0 ? await applyDelta(tx, p.userId, p.bucket === 'one_time' ? net : 0, p.bucket === 'subscription' ? net : 0) : before;
-    return { balance: { oneTime: balance.oneTime, subscription: balance.subscription, total: balance.total }, replayed: false, settledDebt: settle };
+    const balance = net > 0 ? await applyDelta(tx, p.userId, { [FIELD[p.bucket]]: net }) : withTotal(before);
+    return { balance, replayed: false, settledDebt: settle };
   });
 }
 
@@ -103,50 +136,44 @@ export async function expireBucket(
 ): Promise<{ expired: number; balance: CreditBalance }> {
   return inTransaction(db, async (tx) => {
     const before = await lockBalance(tx, p.userId);
-    if ((await entriesFor(tx, p.idempotencyKey)).length > 0) return { expired: 0, balance: before };
-    const amount = p.bucket === 'one_time' ? before.oneTime : before.subscription;
-    if (amount <= 0) return { expired: 0, balance: before };
+    if ((await entriesFor(tx, p.idempotencyKey)).length > 0) return { expired: 0, balance: withTotal(before) };
+    const amount = before[FIELD[p.bucket]];
+    if (amount <= 0) return { expired: 0, balance: withTotal(before) };
     await tx.insert(creditLedger).values({
       userId: p.userId, bucket: p.bucket, delta: -amount, kind: 'expire', reason: p.reason, reference: p.reference ?? null, idempotencyKey: p.idempotencyKey,
     });
-    const balance = await applyDelta(tx, p.userId, p.bucket === 'one_time' ? -amount : 0, p.bucket === 'subscription' ? -amount : 0);
+    const balance = await applyDelta(tx, p.userId, { [FIELD[p.bucket]]: -amount });
     return { expired: amount, balance };
   });
 }
 
 /**
  * Takes back `amount` credits a refunded payment granted (decision 012): from `bucket` first, then the
- * other bucket, never below zero; what cannot be taken (already spent) is added to the user's credit
+ * others in spending order, never below zero; what cannot be taken (already spent) is added to the user's credit
  * debt, which later grants settle. Once per key. @returns what each bucket gave and the debt added.
  */
 export async function reclaim(
   db: DbOrTx,
   p: { userId: number; amount: number; bucket: CreditBucket; reason: string; reference?: string; idempotencyKey: string },
-): Promise<{ taken: { oneTime: number; subscription: number }; debtAdded: number; replayed: boolean }> {
+): Promise<{ taken: BucketAmounts; debtAdded: number; replayed: boolean }> {
   if (!Number.isInteger(p.amount) || p.amount <= 0) throw new AppError('VALIDATION_FAILED', { message: 'reclaim amount must be a positive integer' });
   return inTransaction(db, async (tx) => {
     const before = await lockBalance(tx, p.userId);
-    if ((await entriesFor(tx, p.idempotencyKey)).length > 0) return { taken: { oneTime: 0, subscription: 0 }, debtAdded: 0, replayed: true };
-    const first = p.bucket === 'one_time' ? before.oneTime : before.subscription;
-    const second = p.bucket === 'one_time' ? before.subscription : before.oneTime;
-    const fromFirst = Math.min(first, p.amount);
-    const fromSecond = Math.min(second, p.amount - fromFirst);
-    const debt = p.amount - fromFirst - fromSecond;
-    const other: CreditBucket = p.bucket === 'one_time' ? 'subscription' : 'one_time';
-    const base = { userId: p.userId, kind: 'reclaim' as const, reason: p.reason, reference: p.reference ?? null, idempotencyKey: p.idempotencyKey };
-    const rows: (typeof creditLedger.$inferInsert)[] = [];
-    if (fromFirst > 0) rows.push({ ...base, bucket: p.bucket, delta: -fromFirst });
-    if (fromSecond > 0) rows.push({ ...base, bucket: other, delta: -fromSecond });
+    if ((await entriesFor(tx, p.idempotencyKey)).length > 0) return { taken: zero(), debtAdded: 0, replayed: true };
+    const order = [p.bucket, ...SPENDING_ORDER.filter((b) => b !== p.bucket)];
+    const taken = takeInOrder(before, p.amount, order);
+    const debt = p.amount - sumOf(taken);
+    const rows = rowsFor(taken, -1, { userId: p.userId, kind: 'reclaim', reason: p.reason, reference: p.reference ?? null, idempotencyKey: p.idempotencyKey });
     if (rows.length) await tx.insert(creditLedger).values(rows);
-    const taken = p.bucket === 'one_time' ? { oneTime: fromFirst, subscription: fromSecond } : { oneTime: fromSecond, subscription: fromFirst };
-    await applyDelta(tx, p.userId, -taken.oneTime, -taken.subscription);
+    await applyDelta(tx, p.userId, negate(taken));
     if (debt > 0) await tx.update(users).set({ creditDebt: sql`${users.creditDebt} + ${debt}` }).where(eq(users.id, p.userId));
     return { taken, debtAdded: debt, replayed: false };
   });
 }
 
 /**
- * Takes `amount` credits (> 0), one-time credits first, then subscription credits (spec 000 §5), all or
+ * Takes `amount` credits (> 0) in spending order — one-time, bonus, then subscription (spec 000 §5
+ * puts one-time before subscription; decision 013 places bonus between) — all or
  * nothing. The user row is locked (`SELECT … FOR UPDATE`) so concurrent spends serialise; the CHECK
  * constraints on the balances are the last line of defence. A replayed idempotency key returns the
  * first result and changes nothing.
@@ -161,24 +188,18 @@ export async function spend(
     const before = await lockBalance(tx, p.userId);
     const previous = await entriesFor(tx, p.idempotencyKey);
     if (previous.length > 0) {
-      const taken = { oneTime: 0, subscription: 0 };
+      const taken = zero();
       for (const e of previous) {
         if (e.userId !== p.userId || e.kind !== 'spend') throw new AppError('VALIDATION_FAILED', { message: 'idempotency key reused for another operation' });
-        if (e.bucket === 'one_time') taken.oneTime = -e.delta;
-        else taken.subscription = -e.delta;
+        taken[FIELD[e.bucket]] = -e.delta;
       }
-      return { taken, balance: before, replayed: true };
+      return { taken, balance: withTotal(before), replayed: true };
     }
     if (before.total < p.amount) throw new AppError('INSUFFICIENT_CREDITS');
-    const fromOneTime = Math.min(before.oneTime, p.amount);
-    const fromSubscription = p.amount - fromOneTime;
-    const rows: (typeof creditLedger.$inferInsert)[] = [];
-    const base = { userId: p.userId, kind: 'spend' as const, reason: p.reason, reference: p.reference ?? null, idempotencyKey: p.idempotencyKey };
-    if (fromOneTime > 0) rows.push({ ...base, bucket: 'one_time', delta: -fromOneTime });
-    if (fromSubscription > 0) rows.push({ ...base, bucket: 'subscription', delta: -fromSubscription });
-    await tx.insert(creditLedger).values(rows);
-      const balance = await applyDelta(tx, p.userId, -fromOneTime, -fromSubscription);
-    return { taken: { oneTime: fromOneTime, subscription: fromSubscription }, balance, replayed: false };
+    const taken = takeInOrder(before, p.amount, SPENDING_ORDER);
+    await tx.insert(creditLedger).values(rowsFor(taken, -1, { userId: p.userId, kind: 'spend', reason: p.reason, reference: p.reference ?? null, idempotencyKey: p.idempotencyKey }));
+    const balance = await applyDelta(tx, p.userId, negate(taken));
+    return { taken, balance, replayed: false };
   });
 }
 
@@ -195,25 +216,16 @@ export async function refund(db: DbOrTx, p: { spendKey: string; reason: string }
     const before = await lockBalance(tx, userId);
     const refundKey = `refund:${p.spendKey}`;
     const existing = await entriesFor(tx, refundKey);
+    const returned = zero();
     if (existing.length > 0) {
-      const returned = { oneTime: 0, subscription: 0 };
-      for (const e of existing) returned[e.bucket === 'one_time' ? 'oneTime' : 'subscription'] = e.delta;
-      return { returned, balance: before, replayed: true };
+      for (const e of existing) returned[FIELD[e.bucket]] = e.delta;
+      return { returned, balance: withTotal(before), replayed: true };
     }
-    const returned = { oneTime: 0, subscription: 0 };
-    for (const e of spent) returned[e.bucket === 'one_time' ? 'oneTime' : 'subscription'] = -e.delta;
+    for (const e of spent) returned[FIELD[e.bucket]] = -e.delta;
     await tx.insert(creditLedger).values(
-      spent.map((e) => ({
-        userId,
-        delta: -e.delta,
-        bucket: e.bucket,
-        kind: 'refund' as const,
-        reason: p.reason,
-        reference: e.reference,
-        idempotencyKey: refundKey,
-      })),
+      spent.map((e) => ({ userId, delta: -e.delta, bucket: e.bucket, kind: 'refund' as const, reason: p.reason, reference: e.reference, idempotencyKey: refundKey })),
     );
-    const balance = await applyDelta(tx, userId, returned.oneTime, returned.subscription);
+    const balance = await applyDelta(tx, userId, returned);
     return { returned, balance, replayed: false };
   });
 }
@@ -225,7 +237,7 @@ export async function ledgerSums(db: DbOrTx, userId: number): Promise<CreditBala
     .from(creditLedger)
     .where(and(eq(creditLedger.userId, userId)))
     .groupBy(creditLedger.bucket);
-  const oneTime = Number(rows.find((r) => r.bucket === 'one_time')?.sum ?? 0);
-  const subscription = Number(rows.find((r) => r.bucket === 'subscription')?.sum ?? 0);
-  return { oneTime, subscription, total: oneTime + subscription };
+  const sums = zero();
+  for (const r of rows) sums[FIELD[r.bucket]] = Number(r.sum);
+  return withTotal(sums);
 }

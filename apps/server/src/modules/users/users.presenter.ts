@@ -2,9 +2,9 @@ import type { User } from '@dewy/contracts';
 import type { UserRow } from '../../db/schema';
 import { isAdmin } from '../../policies';
 
-/** The user as the page sees it (contracts UserSchema): credits = one-time + subscription. */
+/** The user as the page sees it (contracts UserSchema): credits = one-time + bonus + subscription. */
 export function presentUser(u: UserRow): User {
-  const credits = u.oneTimeCredits + u.subscriptionCredits;
+  const credits = u.oneTimeCredits + u.bonusCredits + u.subscriptionCredits;
   return {
     id: u.id,
     email: u.email,
