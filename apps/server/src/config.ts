@@ -112,6 +112,9 @@ const EnvSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(1),
   /** A job running longer than this is failed and refunded (s). */
   JOB_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(600),
+  /** The affiliate programme (decision 013): on by default; the attribution cookie's lifetime in days. */
+  AFFILIATE_ENABLED: bool.default(true),
+  AFFILIATE_COOKIE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** Payments (GUIDE §1, decision 012): sandbox (embedded hosted checkout), lemonsqueezy or stripe. */
   PAYMENTS_PROVIDER: z.enum(['sandbox', 'lemonsqueezy', 'stripe']).default('sandbox'),
   /** HMAC secret of the sandbox provider's webhooks; derived from APP_SECRET when unset. */
@@ -240,6 +243,7 @@ export interface AppConfig {
   workers: { inProcess: boolean; concurrency: number; jobTimeoutSeconds: number };
   vendors: { imageGenerationConfigured: boolean };
   payments: PaymentsConfig;
+  affiliate: { enabled: boolean; cookieMaxAgeMs: number };
 }
 
 /**
@@ -318,5 +322,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     workers: { inProcess: e.RUN_WORKERS, concurrency: e.WORKER_CONCURRENCY, jobTimeoutSeconds: e.JOB_TIMEOUT_SECONDS },
     vendors: { imageGenerationConfigured: Boolean(e.SEEDREAM_API_KEY || e.KLING_ACCESS_KEY) },
     payments: paymentsConfig(e, env),
+    affiliate: { enabled: e.AFFILIATE_ENABLED, cookieMaxAgeMs: e.AFFILIATE_COOKIE_DAYS * 86_400_000 },
   };
 }

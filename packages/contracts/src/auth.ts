@@ -32,6 +32,10 @@ export const RegisterRequestSchema = z.object({
 });
 export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
 
+/** PATCH /api/users/me (issue 10): the nickname, under sign-up's rules for the name. */
+export const UpdateProfileRequestSchema = z.object({ nickname: safeText().trim().min(1).max(AUTH_LIMITS.nameMax) }).strict();
+export type UpdateProfileRequest = z.infer<typeof UpdateProfileRequestSchema>;
+
 export const RegisterResponseSchema = z.object({ success: z.literal(true), user: UserSchema });
 export type RegisterResponse = z.infer<typeof RegisterResponseSchema>;
 

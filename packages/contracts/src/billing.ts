@@ -132,3 +132,29 @@ export const PLAN_CHANGE_MESSAGES = {
   downgradeScheduled: { ko: '다음 결제 주기부터 새 플랜이 적용됩니다.', en: 'The new plan applies from your next billing cycle.' },
   downgradeWithdrawn: { ko: '예약된 플랜 변경이 취소되었습니다.', en: 'The scheduled plan change was withdrawn.' },
 } as const;
+
+/** One ledger entry of GET /api/credits/history (issue 10): newest first, with the balance after it. */
+export interface CreditHistoryEntry {
+  id: number;
+  created_at: string;
+  /** grant (welcome, purchase, period, affiliate reward), spend, refund (failed job), expire, reclaim (refunded payment, debt settlement). */
+  kind: 'grant' | 'spend' | 'refund' | 'expire' | 'reclaim';
+  bucket: 'one_time' | 'bonus' | 'subscription';
+  /** Signed credits. */
+  delta: number;
+  reason: string;
+  reference: string | null;
+  /** The customer's total balance right after this entry (the running sum of the ledger). */
+  balance_after: number;
+  /** The job a spend paid for or a refund returned, when there is one. */
+  job: { jobId: string; source: string; status: string } | null;
+}
+
+export interface CreditHistoryResponse {
+  success: true;
+  items: CreditHistoryEntry[];
+  pagination: { hasMore: boolean; nextOffset: number | null };
+}
+
+/** Page sizes of the credit history. */
+export const CREDIT_HISTORY_PAGE = { default: 25, max: 100 } as const;

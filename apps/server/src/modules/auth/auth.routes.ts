@@ -15,6 +15,7 @@ import { clientKey } from '../../lib/rate-limit';
 import { presentUser } from '../users/users.presenter';
 import { authenticate, registerUser, retryAfterSeconds } from './auth.service';
 import { currentUser } from './auth.guard';
+import { AFFILIATE_COOKIE, attributeSignup, readAttributionCookie } from '../affiliate/affiliate.service';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, deviceCookieKey, issueDeviceCookie, readDeviceCookie } from './device-cookie';
 import { createSession, deleteSession, SESSION_COOKIE } from './session.service';
 
@@ -40,7 +41,8 @@ function emailDomain(email: string): string {
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const signup = ctx.config.signupLimits;
-    const deviceKey = deviceCookieKey(loadSecret(ctx.config));
+    const secret = loadSecret(ctx.config);
+    const deviceKey = deviceCookieKey(secret);
     // Counted only for requests the per-IP limit let through, so one address cannot spend a domain's burst.
     const signupPerDomain = app.createRateLimit({
       max: signup.perDomain,
@@ -66,6 +68,14 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         }
         const user = await registerUser(ctx.database.db, req.body, { welcomeCredits: ctx.config.welcomeCredits });
         req.log.info({ userId: user.id }, 'account registered');
+        const attribution = ctx.config.affiliate.enabled ? readAttributionCookie(secret, req.cookies[AFFILIATE_COOKIE], ctx.config.affiliate.cookieMaxAgeMs) : null;
+        if (attribution) {
+          // An attribution problem never fails the sign-up itself.
+          await attributeSignup(ctx.database.db, { referredId: user.id, referredEmail: user.email, signupIp: req.ip, attribution })
+            .then((r) => r && req.log.info({ userId: user.id, sharerId: r.sharerId, eligible: r.eligible }, 'referral attributed'))
+            .catch((err: unknown) => req.log.warn({ err }, 'referral attribution failed'));
+          reply.clearCookie(AFFILIATE_COOKIE, { path: '/' });
+        }
         return reply.code(201).send({ success: true as const, user: presentUser(user) });
       },
     );

@@ -4,6 +4,7 @@ import type { Tx } from '../../db/client';
 import { billingCheckouts, billingEvents, billingPayments, subscriptions, users } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { expireBucket, grant, reclaim } from '../credits/credits.service';
+import { reverseReward, rewardReferral } from '../affiliate/affiliate.service';
 import type { AppServices } from '../../context';
 import {
   PaymentProviderError,
@@ -171,6 +172,7 @@ async function applyOrder(tx: Tx, provider: string, ev: WebhookEvent, userId: nu
     await grant(tx, { userId, amount: granted, bucket: 'one_time', reason: `pack ${o.pack}`, reference: ref, idempotencyKey: `pay:${ref}` });
     await tx.update(billingPayments).set({ creditsGranted: granted }).where(eq(billingPayments.id, row.id));
     await completeCheckout(tx, row.checkoutId ?? ev.checkoutId, userId, granted, { kind: 'pack', item: o.pack });
+    await rewardReferral(tx, { referredId: userId, paymentId: row.id, creditsGranted: granted, reference: ref });
     outcome = 'granted';
   }
   if (o.status === 'failed' && ev.checkoutId) {
@@ -180,6 +182,7 @@ async function applyOrder(tx: Tx, provider: string, ev: WebhookEvent, userId: nu
   if (target > row.creditsReclaimed) {
     await reclaim(tx, { userId, amount: target - row.creditsReclaimed, bucket: 'one_time', reason: `refund of pack ${o.pack}`, reference: ref, idempotencyKey: `reclaim:${ref}:${target}` });
     await tx.update(billingPayments).set({ creditsReclaimed: target }).where(eq(billingPayments.id, row.id));
+    await reverseReward(tx, { paymentId: row.id, reclaimedShare: target / granted, reference: ref });
     outcome = 'reclaimed';
   }
   return outcome;
@@ -312,7 +315,10 @@ async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: 
       if (inv.reason === 'initial') await completeCheckout(tx, ev.checkoutId, userId, granted, { kind: 'plan', item: inv.plan });
       outcome = 'granted';
     }
-    if (granted > 0) await tx.update(billingPayments).set({ creditsGranted: granted }).where(eq(billingPayments.id, row.id));
+    if (granted > 0) {
+      await tx.update(billingPayments).set({ creditsGranted: granted }).where(eq(billingPayments.id, row.id));
+      await rewardReferral(tx, { referredId: userId, paymentId: row.id, creditsGranted: granted, reference: ref });
+    }
     const fresh = (await tx.select().from(subscriptions).where(eq(subscriptions.id, local.id)))[0]!;
     await syncUserPlan(tx, provider, userId, fresh);
   }
@@ -320,6 +326,7 @@ async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: 
   if (target > row.creditsReclaimed) {
     await reclaim(tx, { userId, amount: target - row.creditsReclaimed, bucket: 'subscription', reason: `refund of ${inv.reason} invoice`, reference: ref, idempotencyKey: `reclaim:${ref}:${target}` });
     await tx.update(billingPayments).set({ creditsReclaimed: target }).where(eq(billingPayments.id, row.id));
+    await reverseReward(tx, { paymentId: row.id, reclaimedShare: target / granted, reference: ref });
     outcome = 'reclaimed';
   }
   return outcome;

@@ -1,0 +1,36 @@
+import { sql } from 'drizzle-orm';
+import type { CreditHistoryEntry, CreditHistoryResponse } from '@dewy/contracts';
+import type { Db } from '../../db/client';
+
+/**
+ * The customer's credit history (issue 10): every ledger entry, newest first, with the running balance
+ * after it (a window sum over the whole ledger, computed before paging, so every page is exact) and
+ * the job a spend paid for or a refund returned (joined by the spend's idempotency key).
+ */
+export async function creditHistory(db: Db, userId: number, p: { limit: number; offset: number }): Promise<CreditHistoryResponse> {
+  const rows = await db.execute(sql`
+    select l.id, l.created_at, l.kind, l.bucket, l.delta, l.reason, l.reference,
+           l.balance_after, i.job_id, i.source, i.status
+      from (select *, sum(delta) over (order by id) as balance_after
+              from credit_ledger where user_id = ${userId}) l
+      left join images i
+        on i.user_id = ${userId}
+       and i.spend_key = case when l.kind = 'refund' then substr(l.idempotency_key, 8) else l.idempotency_key end
+       and l.kind in ('spend', 'refund')
+     order by l.id desc
+     limit ${p.limit + 1} offset ${p.offset}`);
+  const list = (rows as unknown as { rows: Record<string, unknown>[] }).rows ?? (rows as unknown as Record<string, unknown>[]);
+  const items: CreditHistoryEntry[] = list.slice(0, p.limit).map((r) => ({
+    id: Number(r.id),
+    created_at: new Date(r.created_at as string).toISOString(),
+    kind: r.kind as CreditHistoryEntry['kind'],
+    bucket: r.bucket as CreditHistoryEntry['bucket'],
+    delta: Number(r.delta),
+    reason: String(r.reason),
+    reference: (r.reference as string | null) ?? null,
+    balance_after: Number(r.balance_after),
+    job: r.job_id ? { jobId: String(r.job_id), source: String(r.source), status: String(r.status) } : null,
+  }));
+  const hasMore = list.length > p.limit;
+  return { success: true, items, pagination: { hasMore, nextOffset: hasMore ? p.offset + p.limit : null } };
+}
