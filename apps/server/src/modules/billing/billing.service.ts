@@ -61,11 +61,20 @@ async function currentSubscription(s: BillingServices, userId: number): Promise<
   return rows[0] ?? null;
 }
 
+/**
+ * Whether a subscription still stands in the way of a new one: not ended, and not a first payment that
+ * never went through (`incomplete` without any credited period, `incomplete_expired`).
+ */
+function blocksNewCheckout(sub: LocalSubscription): boolean {
+  if (sub.status === 'expired' || sub.status === 'incomplete_expired') return false;
+  return !(sub.status === 'incomplete' && !sub.creditedPlan);
+}
+
 /** The live (not ended) subscription, or the errors of 001 §7 / 000 §5. */
 async function liveSubscription(s: BillingServices, userId: number): Promise<LocalSubscription> {
   const sub = await currentSubscription(s, userId);
   if (!sub) throw new AppError('NO_SUBSCRIPTION');
-  if (sub.status === 'expired') throw new AppError('SUBSCRIPTION_ENDED');
+  if (sub.status === 'expired' || sub.status === 'incomplete_expired') throw new AppError('SUBSCRIPTION_ENDED');
   return sub;
 }
 
@@ -90,7 +99,7 @@ export async function startCheckout(
   const provider = providerOf(s);
   if (item.kind === 'plan') {
     const sub = await currentSubscription(s, user.id);
-    if (sub && sub.status !== 'expired') throw new AppError('ALREADY_SUBSCRIBED');
+    if (sub && blocksNewCheckout(sub)) throw new AppError('ALREADY_SUBSCRIBED');
   }
   const checkoutId = randomUUID();
   const itemId = item.kind === 'plan' ? item.plan : item.pack;
