@@ -115,7 +115,7 @@ describe.each(TEST_DATABASES)('affiliate programme on $name', (kind) => {
     const all: { delta: number; balance_after: number; kind: string; reason: string }[] = [];
     let offset: number | null = 0;
     while (offset !== null) {
-      const page = (await t.app.inject({ url: `/api/credits/history?limit=2&offset=${offset}`, headers: { cookie: buyer.cookie } })).json();
+      const page = (await t.app.inject({ url: `/api/credits/history?limit=2&offset=${offset}`, headers: { cookie: buyer.cookie } })).json() as { items: typeof all; pagination: { nextOffset: number | null } };
       all.push(...page.items);
       offset = page.pagination.nextOffset;
     }
