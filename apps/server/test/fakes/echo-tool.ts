@@ -17,6 +17,8 @@ export const EchoInputSchema = z.object({
   image: z.string(),
   price: z.number().int().min(0),
   mode: z.enum(['ok', 'fail', 'hang']).default('ok'),
+  /** A second upload of the caller (as a mask would be), checked by the kernel via extraUploadsOf. */
+  mask: z.string().nullable().optional(),
 });
 
 /**
@@ -30,7 +32,8 @@ export const echoTool = defineTool({
   jobName: 'test-echo',
   input: EchoInputSchema,
   imageUrlOf: (input) => input.image,
-  prepare: (input) => ({ input, cost: input.price }),
+  extraUploadsOf: (input) => ({ mask: input.mask }),
+  prepare: (input, _upload, _app, extras) => ({ input, cost: input.price + (extras.mask ? 1 : 0) }),
   engineName: () => 'echo',
   async run(job, input) {
     job.progress('echo', 0.5);
@@ -40,7 +43,8 @@ export const echoTool = defineTool({
     }
     const img = sharp(await job.readOriginal());
     const meta = await img.metadata();
-    return { bytes: await img.png().toBuffer(), format: 'png', width: meta.width!, height: meta.height!, meta: { echoed: true } };
+    const maskBytes = input.mask ? (await job.readUpload(input.mask)).length : 0;
+    return { bytes: await img.png().toBuffer(), format: 'png', width: meta.width!, height: meta.height!, meta: { echoed: true, ...(maskBytes ? { maskBytes } : {}) } };
   },
 });
 

@@ -26,7 +26,7 @@ export async function viewUrl(ctx: Pick<AppContext, 'storage' | 'config'>, key: 
  * trusted for authorisation: callers check that the key is the caller's own.
  * @throws AppError VALIDATION_FAILED when no key can be read from the URL.
  */
-export function keyFromImageUrl(ctx: AppContext, url: string): string {
+export function keyFromImageUrl(ctx: Pick<AppContext, 'storage' | 'config'>, url: string): string {
   let u: URL;
   try {
     u = new URL(url, ctx.config.publicUrl);
@@ -45,7 +45,7 @@ export function keyFromImageUrl(ctx: AppContext, url: string): string {
  * The key of `url` when it belongs to `userId`. One user can never reach another's file.
  * @throws AppError FORBIDDEN for a key outside the user's prefix.
  */
-export function ownedKeyFromUrl(ctx: AppContext, userId: number, url: string): string {
+export function ownedKeyFromUrl(ctx: Pick<AppContext, 'storage' | 'config'>, userId: number, url: string): string {
   const key = keyFromImageUrl(ctx, url);
   if (!key.startsWith(userPrefix(userId))) throw new AppError('FORBIDDEN');
   return key;

@@ -23,6 +23,11 @@ export interface ToolRunContext {
   readOriginal(): Promise<Buffer>;
   /** An absolute signed URL of the original, valid for the job's timeout (for remote workers). */
   originalUrl(): Promise<string>;
+  /**
+   * The bytes of another of the job owner's confirmed uploads that the input names (a mask, a reference
+   * image; see `extraUploadsOf`). @throws AppError FORBIDDEN / NOT_FOUND for anything else.
+   */
+  readUpload(url: string): Promise<Buffer>;
   /** Reports progress: `stage` (engine stage name), `fraction` 0..1 of the whole job. Throttled by the kernel. */
   progress(stage: string, fraction: number): void;
   log: FastifyBaseLogger;
@@ -58,12 +63,17 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   /** The image URL of the input that names the caller's stored upload, if the tool reads one. */
   imageUrlOf(input: z.infer<S>): string | undefined;
   /**
+   * Further uploads the input names, by role (e.g. `{ mask: input.mask }`); null/undefined = none.
+   * Each must be the caller's confirmed upload, checked before anything is charged, like the image.
+   */
+  extraUploadsOf?(input: z.infer<S>): Record<string, string | null | undefined>;
+  /**
    * Server-side rules and price: checks what the page checks (throws AppError, e.g. UPSCALE_BLOCKED),
    * fills server-chosen fields (seed, rounded factor), and computes the cost in credits from the input
    * and the stored upload — never from anything the page computed.
    * @returns the input to store (must still parse with `input`) and its cost (credits, integer ≥ 0).
    */
-  prepare(input: z.infer<S>, upload: ToolUpload | undefined, app: AppContext): { input: z.infer<S>; cost: number };
+  prepare(input: z.infer<S>, upload: ToolUpload | undefined, app: AppContext, extras: Readonly<Record<string, ToolUpload>>): { input: z.infer<S>; cost: number };
   /** Name of the engine that will run the job (recorded on the row). */
   engineName(app: AppContext): string;
   /** Runs the job to its image; rejects on failure (the kernel refunds). */

@@ -4,7 +4,8 @@ import type { HistorySource } from '@dewy/contracts';
 import type { AppServices } from '../../context';
 import { images } from '../../db/schema';
 import type { JobHandler } from '../../jobs/queue';
-import { viewUrl } from '../images/image-urls';
+import { ownedKeyFromUrl, viewUrl } from '../images/image-urls';
+import { getConfirmedUpload } from '../uploads/uploads.service';
 import type { ToolDefinition } from './tool-definition';
 import { failAndRefund } from './tool-jobs.service';
 
@@ -65,6 +66,11 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
               if (!originalKey) throw new Error('this job has no original image');
               const url = await viewUrl(ctx, originalKey, { ttlSeconds: ctx.config.workers.jobTimeoutSeconds });
               return new URL(url, ctx.config.publicUrl).toString();
+            },
+            readUpload: async (url) => {
+              const key = ownedKeyFromUrl(ctx, row.userId, url);
+              await getConfirmedUpload(ctx, row.userId, key);
+              return ctx.storage.get(key);
             },
           },
           input,

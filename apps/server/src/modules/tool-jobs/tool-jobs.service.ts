@@ -71,7 +71,14 @@ export async function createToolJob<S extends z.ZodType>(
     const found = await getConfirmedUpload(ctx, userId, key);
     upload = { key, width: found.width, height: found.height };
   }
-  const prepared = tool.prepare(input, upload, ctx);
+  const extras: Record<string, ToolUpload> = {};
+  for (const [role, url] of Object.entries(tool.extraUploadsOf?.(input) ?? {})) {
+    if (!url) continue;
+    const key = ownedKeyFromUrl(ctx, userId, url);
+    const found = await getConfirmedUpload(ctx, userId, key);
+    extras[role] = { key, width: found.width, height: found.height };
+  }
+  const prepared = tool.prepare(input, upload, ctx, extras);
   const stored = tool.input.parse(prepared.input) as Record<string, unknown>;
 
   return inTransaction(db, async (tx) => {

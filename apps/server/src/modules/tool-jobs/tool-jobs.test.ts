@@ -62,6 +62,20 @@ describe.each(TEST_DATABASES)('the paid-job kernel with a second tool on $name',
     expect(refunds).toHaveLength(1);
   });
 
+  it('a second upload the input names (a mask) must be the caller\'s own; the run reads it', async () => {
+    const a = await userWithPhoto();
+    const b = await userWithPhoto();
+    await expect(createToolJob(t.ctx, echoTool, b.userId, { image: b.imageUrl, mask: a.imageUrl, price: 10, mode: 'ok' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect((await getBalance(t.ctx.database.db, b.userId)).total).toBe(300);
+    const job = await createToolJob(t.ctx, echoTool, a.userId, { image: a.imageUrl, mask: a.imageUrl, price: 10, mode: 'ok' });
+    expect(job.cost).toBe(11);
+    const done = await waitFor(async () => {
+      const r = await row(job.imageId);
+      return r.status === 'completed' ? r : undefined;
+    });
+    expect((done.meta as { maskBytes?: number }).maskBytes).toBeGreaterThan(0);
+  });
+
   it('refuses another user\'s upload and short credits for any tool, charging nothing', async () => {
     const a = await userWithPhoto();
     const b = await userWithPhoto();

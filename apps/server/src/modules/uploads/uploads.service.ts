@@ -197,7 +197,7 @@ export async function confirmUpload(ctx: AppContext, userId: number, key: string
 }
 
 /** The confirmed upload behind a key, owned by the user. @throws AppError NOT_FOUND */
-export async function getConfirmedUpload(ctx: AppContext, userId: number, key: string) {
+export async function getConfirmedUpload(ctx: Pick<AppContext, 'database'>, userId: number, key: string) {
   const row = (await ctx.database.db.select().from(uploads).where(and(eq(uploads.key, key), eq(uploads.userId, userId), eq(uploads.status, 'confirmed'))))[0];
   if (!row || row.width == null || row.height == null) throw new AppError('NOT_FOUND', { message: 'image not found' });
   return { ...row, width: row.width, height: row.height };
