@@ -9,3 +9,4 @@ export * from './messages';
 export * from './jobs';
 export * from './text';
 export * from './billing';
+export * from './face-edit';

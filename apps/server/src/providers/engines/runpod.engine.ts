@@ -70,18 +70,26 @@ export function buildRunpodInput(input: RetouchEngineInput, imageBaseUrl?: strin
   return { ...input.input, image: absoluteImageUrl(input.imageUrl, imageBaseUrl), numImages: 1, width: input.width, height: input.height };
 }
 
+/** A finished RunPod job: the result image's bytes and RunPod's timings. */
+export interface RunpodJobResult {
+  bytes: Buffer;
+  jobId: string;
+  delayTimeMs?: number;
+  executionTimeMs?: number;
+  totalMs: number;
+}
+
 /**
- * A RetouchEngine on a RunPod serverless endpoint. `run` submits the job, polls `/status/{id}` every
- * `pollIntervalMs` (network errors and 5xx answers of a poll are retried until the deadline), and
- * reads the output: `output.image` as base64 or a data URL, or `output.image_url` / `output.images[0]`
- * as a URL (or base64) to fetch; a bare string or a one-item array output is read the same way. The
- * result's real size and format come from sharp's header read; a format other than JPEG/PNG is
- * re-encoded to the requested one.
- * Rejects with RunpodError (`bad_input` for a relative image URL without `imageBaseUrl`, `unauthorized` on 401/403, `failed`/`cancelled`/`timed_out` from RunPod's
+ * Runs one job on a RunPod serverless endpoint, whatever the tool: submits `{input}` to `/run`, polls
+ * `/status/{id}` every `pollIntervalMs` (network errors and 5xx answers of a poll are retried until the
+ * deadline), and reads the output image: `output.image` as base64 or a data URL, or `output.image_url` /
+ * `output.images[0]` as a URL (or base64) to fetch; a bare string or a one-item array output is read
+ * the same way.
+ * Rejects with RunpodError (`unauthorized` on 401/403, `failed`/`cancelled`/`timed_out` from RunPod's
  * status or our own `timeoutMs`, `http`, `bad_output`), or with the signal's reason when `signal`
  * aborts. On abort and on timeout it asks RunPod to cancel the job (best effort) before rejecting.
  */
-export function createRunpodEngine(opts: RunpodEngineOptions): RetouchEngine {
+export function createRunpodJobRunner(opts: RunpodEngineOptions): { run(input: object, signal?: AbortSignal): Promise<RunpodJobResult> } {
   const base = opts.endpointUrl.replace(/\/+$/, '');
   const pollIntervalMs = opts.pollIntervalMs ?? 2000;
   const timeoutMs = opts.timeoutMs ?? 600_000;
@@ -136,8 +144,6 @@ export function createRunpodEngine(opts: RunpodEngineOptions): RetouchEngine {
   }
 
   return {
-    name: 'runpod',
-
     async run(input, signal) {
       signal?.throwIfAborted();
       const started = Date.now();
@@ -148,7 +154,7 @@ export function createRunpodEngine(opts: RunpodEngineOptions): RetouchEngine {
       let jobId: string | undefined;
 
       try {
-        const submitted = await call('/run', { method: 'POST', body: JSON.stringify({ input: buildRunpodInput(input, opts.imageBaseUrl) }) }, jobSignal);
+        const submitted = await call('/run', { method: 'POST', body: JSON.stringify({ input }) }, jobSignal);
         throwForHttp(submitted.status, submitted.body);
         if (typeof submitted.body.id !== 'string' || !submitted.body.id) {
           throw new RunpodError('http', 'RunPod /run answered without a job id', { httpStatus: submitted.status });
@@ -175,17 +181,8 @@ export function createRunpodEngine(opts: RunpodEngineOptions): RetouchEngine {
           if (status === 'TIMED_OUT') throw new RunpodError('timed_out', 'RunPod job timed out', { jobId });
         }
 
-        const raw = await readResult(last.output, jobSignal, jobId);
-        const result = await toResult(raw, input.input.output_format, input.input.output_quality, jobId);
-        result.meta = {
-          ...result.meta,
-          engine: 'runpod',
-          runpodJobId: jobId,
-          delayTimeMs: last.delayTime,
-          executionTimeMs: last.executionTime,
-          totalMs: Date.now() - started,
-        };
-        return result;
+        const bytes = await readResult(last.output, jobSignal, jobId);
+        return { bytes, jobId, delayTimeMs: last.delayTime, executionTimeMs: last.executionTime, totalMs: Date.now() - started };
       } catch (e) {
         // Aborted by the caller or by our deadline: the GPU should stop working on it too.
         if (jobSignal.aborted && jobId) await cancel(jobId);
@@ -199,14 +196,35 @@ export function createRunpodEngine(opts: RunpodEngineOptions): RetouchEngine {
         clearTimeout(deadlineTimer);
       }
     },
+  };
+}
 
+/**
+ * A RetouchEngine on a RunPod serverless endpoint (see `createRunpodJobRunner` for the protocol). The
+ * input is spec 001 §3's upscale request input with the signed image URL; the result's real size and
+ * format come from sharp's header read, and a format other than JPEG/PNG is re-encoded to the
+ * requested one. Rejects with RunpodError (`bad_input` for a relative image URL without
+ * `imageBaseUrl`, else as the runner).
+ */
+export function createRunpodEngine(opts: RunpodEngineOptions): RetouchEngine {
+  const runner = createRunpodJobRunner(opts);
+  return {
+    name: 'runpod',
+    async run(input, signal) {
+      signal?.throwIfAborted();
+      const job = await runner.run(buildRunpodInput(input, opts.imageBaseUrl), signal);
+      const result = await toResult(job.bytes, input.input.output_format, input.input.output_quality, job.jobId);
+      result.meta = { ...result.meta, engine: 'runpod', runpodJobId: job.jobId, delayTimeMs: job.delayTimeMs, executionTimeMs: job.executionTimeMs, totalMs: job.totalMs };
+      return result;
+    },
     async close() {
       // Stateless: nothing to release.
     },
   };
 }
 
-function absoluteImageUrl(url: string, base: string | undefined): string {
+/** `url` made absolute against `base`; RunpodError `bad_input` unless http(s). */
+export function absoluteImageUrl(url: string, base: string | undefined): string {
   let u: URL | undefined;
   try {
     u = base ? new URL(url, base) : new URL(url);
@@ -252,7 +270,8 @@ function refFromString(s: string): ImageRef | undefined {
   return bytes.length > 0 ? { kind: 'bytes', bytes } : undefined;
 }
 
-async function toResult(bytes: Buffer, wanted: 'jpg' | 'png', quality: number, jobId: string): Promise<RetouchEngineResult> {
+/** The result image as stored: JPEG/PNG kept, anything else re-encoded to `wanted`. */
+export async function toResult(bytes: Buffer, wanted: 'jpg' | 'png', quality: number, jobId: string): Promise<RetouchEngineResult> {
   let meta: Metadata;
   try {
     meta = await sharp(bytes).metadata();
