@@ -11,7 +11,8 @@ import { createLogger } from './lib/logger';
 import { createJobEventBus } from './modules/tool-jobs/job-events';
 import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
 import { toolJobHandler } from './modules/tool-jobs/tool-jobs.handler';
-import { createRetouchEngine } from './providers/engines';
+import { createFaceEditEngine, createRetouchEngine } from './providers/engines';
+import type { FaceEditEngine } from './providers/engines/face-edit-engine';
 import type { RetouchEngine } from './providers/engines/retouch-engine';
 import { createStorageProvider } from './providers/storage';
 import { TOOLS } from './tools';
@@ -33,6 +34,7 @@ export function loadSecret(config: AppConfig): string {
 /** What tests may replace: the engine, the database, the tool list with its job names, the logger. */
 export interface ContextOverrides {
   engine?: RetouchEngine;
+  faceEditEngine?: FaceEditEngine;
   database?: Database;
   tools?: readonly ToolDefinition[];
   jobSchemas?: JobSchemas;
@@ -72,6 +74,7 @@ export async function createContext(config: AppConfig, overrides: ContextOverrid
       database,
       storage,
       engine: overrides.engine ?? createRetouchEngine(config),
+      faceEditEngine: overrides.faceEditEngine ?? createFaceEditEngine(config),
       events: createJobEventBus(database, { onError: (err) => log.warn({ err }, 'job event delivery failed') }),
       tools: overrides.tools ?? TOOLS,
       log,
@@ -93,5 +96,6 @@ export async function closeContext(ctx: AppContext, opts: { graceful?: boolean }
   await ctx.queue.stop({ graceful: opts.graceful ?? true, timeoutMs: 20_000 }).catch(() => {});
   await ctx.events.close().catch(() => {});
   await ctx.engine.close().catch(() => {});
+  await ctx.faceEditEngine.close().catch(() => {});
   await ctx.database.close();
 }

@@ -103,6 +103,10 @@ const EnvSchema = z.object({
   RUNPOD_ENDPOINT_URL: z.string().url().optional(),
   RUNPOD_API_KEY: z.string().optional(),
   RUNPOD_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(2000),
+  /** 'local' (exemplar-based inpainting on the CPU) or 'runpod' (a generative face-edit endpoint). */
+  FACE_EDIT_ENGINE: z.enum(['local', 'runpod']).default('local'),
+  /** RunPod endpoint of the face-edit worker (`https://api.runpod.ai/v2/<id>`); RUNPOD_API_KEY is shared. */
+  RUNPOD_FACE_EDIT_ENDPOINT_URL: z.string().url().optional(),
   MODELS_DIR: z.string().default('data/models'),
   /** Largest input (px) the ×4 super-resolution model runs on; larger photos are reduced first (decision 005). */
   SR_MAX_INPUT_PIXELS: z.coerce.number().int().min(65_536).default(500_000),
@@ -240,6 +244,7 @@ export interface AppConfig {
     cdnDomain?: string;
   };
   engine: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string; runpodApiKey?: string; runpodPollIntervalMs: number; modelsDir: string; threads: number; srMaxInputPixels: number };
+  faceEdit: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string };
   workers: { inProcess: boolean; concurrency: number; jobTimeoutSeconds: number };
   vendors: { imageGenerationConfigured: boolean };
   payments: PaymentsConfig;
@@ -260,6 +265,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const abs = (p: string) => (path.isAbsolute(p) ? p : path.join(REPO_ROOT, p));
   const dataDir = abs(e.DATA_DIR);
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) throw new Error('Invalid configuration:\n  S3_BUCKET: required when STORAGE_DRIVER=s3');
+  if (e.FACE_EDIT_ENGINE === 'runpod' && (!e.RUNPOD_FACE_EDIT_ENDPOINT_URL || !e.RUNPOD_API_KEY)) {
+    throw new Error('Invalid configuration:\n  RUNPOD_FACE_EDIT_ENDPOINT_URL and RUNPOD_API_KEY: required when FACE_EDIT_ENGINE=runpod');
+  }
   if (e.RETOUCH_ENGINE === 'runpod' && (!e.RUNPOD_ENDPOINT_URL || !e.RUNPOD_API_KEY)) {
     throw new Error('Invalid configuration:\n  RUNPOD_ENDPOINT_URL and RUNPOD_API_KEY: required when RETOUCH_ENGINE=runpod');
   }
@@ -319,6 +327,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       threads: e.ENGINE_THREADS,
       srMaxInputPixels: e.SR_MAX_INPUT_PIXELS,
     },
+    faceEdit: { kind: e.FACE_EDIT_ENGINE, runpodEndpointUrl: e.RUNPOD_FACE_EDIT_ENDPOINT_URL },
     workers: { inProcess: e.RUN_WORKERS, concurrency: e.WORKER_CONCURRENCY, jobTimeoutSeconds: e.JOB_TIMEOUT_SECONDS },
     vendors: { imageGenerationConfigured: Boolean(e.SEEDREAM_API_KEY || e.KLING_ACCESS_KEY) },
     payments: paymentsConfig(e, env),

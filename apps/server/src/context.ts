@@ -4,6 +4,7 @@ import type { Database } from './db/client';
 import type { StorageProvider } from './providers/storage/storage.provider';
 import type { JobQueue } from './jobs/queue';
 import type { RetouchEngine } from './providers/engines/retouch-engine';
+import type { FaceEditEngine } from './providers/engines/face-edit-engine';
 import type { JobEventBus } from './modules/tool-jobs/job-events';
 import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
 import type { PaymentsProvider } from './modules/billing/payments-provider';
@@ -15,6 +16,8 @@ export interface AppServices {
   storage: StorageProvider;
   /** The retouch/upscale engine chosen by config (local CPU or RunPod). */
   engine: RetouchEngine;
+  /** The face-edit engine chosen by config (local inpainting or RunPod). */
+  faceEditEngine: FaceEditEngine;
   /** Job progress and status, across processes (SSE to the page). */
   events: JobEventBus;
   /** The paid tools this process serves (src/tools.ts; tests add their own). */

@@ -12,6 +12,7 @@ import { loadSecret } from './bootstrap';
 import { flagsRoutes } from './modules/flags/flags.routes';
 import { imagesRoutes } from './modules/images/images.routes';
 import { retouchRoutes } from './modules/retouch/retouch.routes';
+import { faceEditRoutes } from './modules/face-edit/face-edit.routes';
 import { jobEventsRoutes } from './modules/tool-jobs/job-events.routes';
 import { uploadsRoutes } from './modules/uploads/uploads.routes';
 import { registerLocalStorageRoutes } from './providers/storage/local-storage.routes';
@@ -22,7 +23,7 @@ import type { LocalStorage } from './providers/storage/local.storage';
  * list. Each route declares who may call it (`config: { access: 'public' | 'user' | 'admin' }`); one
  * hook enforces it (modules/auth/auth.guard.ts), and an /api route without a declaration stops start-up.
  */
-export const ROUTE_MODULES = [authRoutes, flagsRoutes, uploadsRoutes, imagesRoutes, retouchRoutes, jobEventsRoutes, billingRoutes, affiliateRoutes, creditsRoutes, usersRoutes] as const;
+export const ROUTE_MODULES = [authRoutes, flagsRoutes, uploadsRoutes, imagesRoutes, retouchRoutes, faceEditRoutes, jobEventsRoutes, billingRoutes, affiliateRoutes, creditsRoutes, usersRoutes] as const;
 
 /** Registers the access hook, the local storage routes (when files are local) and every route module. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

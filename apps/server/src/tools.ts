@@ -1,4 +1,5 @@
 import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
+import { faceEditTool } from './modules/face-edit/face-edit.tool';
 import { retouchTool } from './modules/retouch/retouch.tool';
 
 /**
@@ -6,4 +7,4 @@ import { retouchTool } from './modules/retouch/retouch.tool';
  * each, recovers each row by its own job name, and knows nothing of a tool beyond its definition.
  * A new tool is a definition added here (and its job name in jobs/job-map.ts), not a copy of retouch.
  */
-export const TOOLS: readonly ToolDefinition[] = [retouchTool];
+export const TOOLS: readonly ToolDefinition[] = [retouchTool, faceEditTool];

@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'NOT_CONFIGURED',
   'IDEMPOTENCY_KEY_REUSED',
+  'MASK_REQUIRED',
+  'MASK_EMPTY',
   'PAYMENTS_NOT_CONFIGURED',
   'PAYMENT_PROVIDER_ERROR',
   'WEBHOOK_SIGNATURE_INVALID',
@@ -68,6 +70,10 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   NOT_CONFIGURED: 503,
   /** As Stripe: the same Idempotency-Key with another request body. */
   IDEMPOTENCY_KEY_REUSED: 422,
+  /** Face edit without a saved mask (001 §5). */
+  MASK_REQUIRED: 400,
+  /** A mask with nothing painted (001 §5). */
+  MASK_EMPTY: 400,
   /** PAYMENTS_PROVIDER names a provider whose keys are missing: nothing can be bought or charged. */
   PAYMENTS_NOT_CONFIGURED: 503,
   /** The payment provider failed or answered something we could not use. */

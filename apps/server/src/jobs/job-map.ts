@@ -17,6 +17,8 @@ export type ToolJobPayload = z.infer<typeof ToolJobPayloadSchema>;
 export interface JobMap {
   /** Retouch + super-resolution (the main job, history source 'upscale'). */
   upscale: ToolJobPayload;
+  /** Face edit: inpainting of a masked region (history source 'face_edit'). */
+  'face-edit': ToolJobPayload;
 }
 
 export type JobName = keyof JobMap & string;
@@ -31,4 +33,5 @@ export type JobSchemas = { [N in JobName]?: z.ZodType<JobMap[N]> };
 /** The job names declared in production, with their payload schemas. */
 export const JOB_SCHEMAS = {
   upscale: ToolJobPayloadSchema,
+  'face-edit': ToolJobPayloadSchema,
 } satisfies JobSchemas;

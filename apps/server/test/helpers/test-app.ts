@@ -7,12 +7,14 @@ import { closeContext, createContext, type ContextOverrides } from '../../src/bo
 import { loadConfig } from '../../src/config';
 import type { AppContext } from '../../src/context';
 import { createFakeEngine, type FakeEngine } from '../fakes/fake-engine';
+import { createFakeFaceEditEngine, type FakeFaceEditEngine } from '../fakes/fake-face-edit-engine';
 import type { TestDatabaseKind } from './databases';
 
 export interface TestApp {
   app: FastifyInstance;
   ctx: AppContext;
   engine: FakeEngine;
+  faceEditEngine: FakeFaceEditEngine;
   dataDir: string;
   close(): Promise<void>;
 }
@@ -32,13 +34,15 @@ export async function createTestApp(
   const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: dataDir, WEB_DIST_DIR: path.join(dataDir, 'no-web'), LOG_LEVEL: 'silent', ...generousSignup, ...env });
   const database = await kind.open();
   const engine = createFakeEngine();
-  const ctx = await createContext(config, { engine: opts.configuredEngine ? undefined : engine, database, tools: opts.tools, jobSchemas: opts.jobSchemas, payments: opts.payments });
+  const faceEditEngine = createFakeFaceEditEngine();
+  const ctx = await createContext(config, { engine: opts.configuredEngine ? undefined : engine, faceEditEngine: opts.configuredEngine ? undefined : faceEditEngine, database, tools: opts.tools, jobSchemas: opts.jobSchemas, payments: opts.payments });
   const app = await buildApp(ctx, { logger: false });
   if (opts.workers) await ctx.queue.startWorkers({ concurrency: 1, pollingIntervalSeconds: 0.5 });
   return {
     app,
     ctx,
     engine,
+    faceEditEngine,
     dataDir,
     async close() {
       await app.close();

@@ -28,6 +28,8 @@ export interface ToolRunContext {
    * image; see `extraUploadsOf`). @throws AppError FORBIDDEN / NOT_FOUND for anything else.
    */
   readUpload(url: string): Promise<Buffer>;
+  /** An absolute signed URL of such an upload, valid for the job's timeout (for remote workers). */
+  signedUploadUrl(url: string): Promise<string>;
   /** Reports progress: `stage` (engine stage name), `fraction` 0..1 of the whole job. Throttled by the kernel. */
   progress(stage: string, fraction: number): void;
   log: FastifyBaseLogger;
@@ -73,7 +75,12 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * and the stored upload — never from anything the page computed.
    * @returns the input to store (must still parse with `input`) and its cost (credits, integer ≥ 0).
    */
-  prepare(input: z.infer<S>, upload: ToolUpload | undefined, app: AppContext, extras: Readonly<Record<string, ToolUpload>>): { input: z.infer<S>; cost: number };
+  prepare(
+    input: z.infer<S>,
+    upload: ToolUpload | undefined,
+    app: AppContext,
+    extras: Readonly<Record<string, ToolUpload>>,
+  ): { input: z.infer<S>; cost: number } | Promise<{ input: z.infer<S>; cost: number }>;
   /** Name of the engine that will run the job (recorded on the row). */
   engineName(app: AppContext): string;
   /** Runs the job to its image; rejects on failure (the kernel refunds). */

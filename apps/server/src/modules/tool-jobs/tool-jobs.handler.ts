@@ -51,6 +51,12 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
       try {
         const input = tool.input.parse(row.input);
         const originalKey = row.originalKey;
+        /** The key of one of the job owner's confirmed uploads named by the input. */
+        const ownedUploadKey = async (url: string) => {
+          const key = ownedKeyFromUrl(ctx, row.userId, url);
+          await getConfirmedUpload(ctx, row.userId, key);
+          return key;
+        };
         const output = await tool.run(
           {
             app: ctx,
@@ -67,10 +73,10 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
               const url = await viewUrl(ctx, originalKey, { ttlSeconds: ctx.config.workers.jobTimeoutSeconds });
               return new URL(url, ctx.config.publicUrl).toString();
             },
-            readUpload: async (url) => {
-              const key = ownedKeyFromUrl(ctx, row.userId, url);
-              await getConfirmedUpload(ctx, row.userId, key);
-              return ctx.storage.get(key);
+            readUpload: async (url) => ctx.storage.get(await ownedUploadKey(url)),
+            signedUploadUrl: async (url) => {
+              const signed = await viewUrl(ctx, await ownedUploadKey(url), { ttlSeconds: ctx.config.workers.jobTimeoutSeconds });
+              return new URL(signed, ctx.config.publicUrl).toString();
             },
           },
           input,

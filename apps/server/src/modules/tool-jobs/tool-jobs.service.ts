@@ -78,7 +78,7 @@ export async function createToolJob<S extends z.ZodType>(
     const found = await getConfirmedUpload(ctx, userId, key);
     extras[role] = { key, width: found.width, height: found.height };
   }
-  const prepared = tool.prepare(input, upload, ctx, extras);
+  const prepared = await tool.prepare(input, upload, ctx, extras);
   const stored = tool.input.parse(prepared.input) as Record<string, unknown>;
 
   return inTransaction(db, async (tx) => {

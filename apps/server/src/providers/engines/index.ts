@@ -1,7 +1,9 @@
 import type { AppConfig } from '../../config';
-import { createLocalEngine } from './local.engine';
+import { createLocalEngine, createLocalFaceEditEngine } from './local.engine';
 import type { RetouchEngine } from './retouch-engine';
 import { createRunpodEngine } from './runpod.engine';
+import type { FaceEditEngine } from './face-edit-engine';
+import { createRunpodFaceEditEngine } from './runpod.face-edit';
 
 /** Picks the retouch engine from config (RETOUCH_ENGINE): local CPU (default) or RunPod serverless. */
 export function createRetouchEngine(config: AppConfig): RetouchEngine {
@@ -15,4 +17,18 @@ export function createRetouchEngine(config: AppConfig): RetouchEngine {
     });
   }
   return createLocalEngine({ modelsDir: config.engine.modelsDir, threads: config.engine.threads, srMaxInputPixels: config.engine.srMaxInputPixels });
+}
+
+/** Picks the face-edit engine from config (FACE_EDIT_ENGINE): local inpainting (default) or RunPod. */
+export function createFaceEditEngine(config: AppConfig): FaceEditEngine {
+  if (config.faceEdit.kind === 'runpod') {
+    return createRunpodFaceEditEngine({
+      endpointUrl: config.faceEdit.runpodEndpointUrl!,
+      apiKey: config.engine.runpodApiKey!,
+      timeoutMs: config.workers.jobTimeoutSeconds * 1000,
+      imageBaseUrl: config.publicUrl,
+      pollIntervalMs: config.engine.runpodPollIntervalMs,
+    });
+  }
+  return createLocalFaceEditEngine({ threads: config.engine.threads });
 }

@@ -1,6 +1,7 @@
 import type { createEnginePool as CreateEnginePool } from '@dewy/engine';
 import type { RetouchOptions } from '@dewy/engine';
 import type { RetouchEngine, RetouchJobInput } from './retouch-engine';
+import type { FaceEditEngine } from './face-edit-engine';
 
 type Pool = ReturnType<typeof CreateEnginePool>;
 
@@ -42,5 +43,20 @@ export function engineOptions(i: RetouchJobInput): RetouchOptions {
     outputFormat: i.output_format,
     outputQuality: i.output_quality,
     seed: i.seed,
+  };
+}
+
+/**
+ * The local face-edit engine: exemplar-based inpainting (packages/engine) on worker threads.
+ * Wired to the engine's face-edit task when it lands (issue 11); until then every run rejects.
+ */
+export function createLocalFaceEditEngine(_cfg: { threads: number }): FaceEditEngine {
+  return {
+    name: 'local',
+    needsMask: true,
+    async run() {
+      throw new Error('FACE_EDIT_FAILED: the local face-edit engine is not built yet');
+    },
+    async close() {},
   };
 }
