@@ -1,4 +1,5 @@
 import type { PackId, PaidPlan } from '@dewy/contracts';
+import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeStripe, type FakeStripe } from '../../../../test/fakes/fake-stripe.server';
 import type { PaymentsConfig } from '../../../config';
@@ -320,6 +321,23 @@ describe('changePlan', () => {
     expect(fake.object(scheduleId).status).toBe('released');
   });
 
+  it('a schedule whose next phase keeps the price (set outside Dewy) reports no next plan', async () => {
+    const { subscriptionId } = await subscribe('deluxe');
+    const before = await stripe.getSubscription(subscriptionId);
+    const { port } = new URL(fake.origin);
+    const direct = new Stripe(SECRET_KEY, { host: '127.0.0.1', port, protocol: 'http' });
+    const schedule = await direct.subscriptionSchedules.create({ from_subscription: subscriptionId });
+    const start = before.currentPeriodStart.getTime() / 1000;
+    const end = before.currentPeriodEnd.getTime() / 1000;
+    await direct.subscriptionSchedules.update(schedule.id, {
+      phases: [
+        { items: [{ price: 'price_deluxe' }], start_date: start, end_date: end },
+        { items: [{ price: 'price_deluxe' }], duration: { interval: 'month', interval_count: 1 } },
+      ],
+    });
+    expect(await stripe.getSubscription(subscriptionId)).toMatchObject({ plan: 'deluxe', nextPlan: null });
+  });
+
   it('an upgrade with a pending downgrade releases the schedule before updating', async () => {
     const { subscriptionId } = await subscribe('deluxe');
     await stripe.changePlan(subscriptionId, 'basic', 'next_cycle');
@@ -454,10 +472,13 @@ describe('errors', () => {
   });
 
   it('a server error keeps its status; an unreachable server has none; neither leaks the key', async () => {
-    fake.failNext(500);
+    // A gateway that echoes the request's credentials back must not get them into our logs.
+    fake.failNext(502, 'api_error', `bad gateway (Authorization: Bearer ${SECRET_KEY})`);
     const e = await rejection(stripe.createCheckout(checkout({ kind: 'plan', plan: 'basic' })));
     expect(e).toBeInstanceOf(PaymentProviderError);
-    expect((e as PaymentProviderError).status).toBe(500);
+    expect((e as PaymentProviderError).status).toBe(502);
+    expect((e as Error).message).toContain('bad gateway');
+    expect((e as Error).message).not.toContain(SECRET_KEY);
 
     const down = createStripeProvider(config({ baseUrl: 'http://127.0.0.1:1' }));
     const n = await rejection(down.getInvoice('in_x'));
