@@ -1,0 +1,489 @@
+import type { PackId, PaidPlan } from '@dewy/contracts';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startFakeStripe, type FakeStripe } from '../../../../test/fakes/fake-stripe.server';
+import type { PaymentsConfig } from '../../../config';
+import { PaymentProviderError, WebhookSignatureError, type CheckoutRequest, type PaymentsProvider } from '../payments-provider';
+import { createStripeProvider, STRIPE_API_VERSION } from './stripe.provider';
+
+// Contract tests of the Stripe adapter against the fake Stripe API (test/fakes/fake-stripe.server.ts):
+// what the adapter sends is asserted at the fake, what it answers against the normalised shapes.
+
+const SECRET_KEY = 'sk_test_51DewyFakeSecretKeyForContractTests0001';
+const WEBHOOK_SECRET = 'whsec_dewy_contract_tests';
+const PRICES: PaymentsConfig['stripe']['prices'] = {
+  basic: 'price_basic',
+  deluxe: 'price_deluxe',
+  premium: 'price_premium',
+  package1: 'price_pack1',
+  package2: 'price_pack2',
+  package3: 'price_pack3',
+  package4: 'price_pack4',
+  package5: 'price_pack5',
+};
+const month = { interval: 'month' as const };
+
+let fake: FakeStripe;
+let stripe: PaymentsProvider;
+
+beforeAll(async () => {
+  fake = await startFakeStripe({
+    secretKey: SECRET_KEY,
+    webhookSecret: WEBHOOK_SECRET,
+    prices: {
+      price_basic: { amount: 900, recurring: month },
+      price_deluxe: { amount: 1900, recurring: month },
+      price_premium: { amount: 3900, recurring: month },
+      price_pack1: { amount: 500 },
+      price_pack2: { amount: 1000 },
+      price_pack3: { amount: 2000 },
+      price_pack4: { amount: 4000 },
+      price_pack5: { amount: 8000 },
+      price_legacy: { amount: 1500, recurring: month },
+    },
+  });
+  stripe = createStripeProvider(config());
+});
+
+afterAll(async () => {
+  await fake?.close();
+});
+
+beforeEach(() => {
+  fake.requests.length = 0;
+});
+
+function config(over: Partial<PaymentsConfig['stripe']> = {}): PaymentsConfig['stripe'] {
+  return { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, baseUrl: fake.origin, prices: PRICES, ...over };
+}
+
+let seq = 0;
+function checkout(item: CheckoutRequest['item'], userId = 42): CheckoutRequest {
+  seq += 1;
+  return { checkoutId: `chk_${seq}`, userId, email: `u${userId}@example.com`, item, successUrl: 'https://dewy.test/pay/ok', cancelUrl: 'https://dewy.test/pay/cancel' };
+}
+
+/** A paid subscription to `plan`, bought through the adapter's checkout. */
+async function subscribe(plan: PaidPlan, userId = 42) {
+  const req = checkout({ kind: 'plan', plan }, userId);
+  const { providerCheckoutId } = await stripe.createCheckout(req);
+  const done = fake.completeCheckout(providerCheckoutId);
+  return { req, sessionId: providerCheckoutId, subscriptionId: done.subscriptionId as string, invoiceId: done.invoiceId as string };
+}
+
+/** A pack purchase through the adapter's checkout (not completed). */
+async function buyPack(pack: PackId, userId = 42) {
+  const req = checkout({ kind: 'pack', pack }, userId);
+  const { providerCheckoutId } = await stripe.createCheckout(req);
+  return { req, sessionId: providerCheckoutId };
+}
+
+async function rejection(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p;
+  } catch (e) {
+    return e;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('createCheckout', () => {
+  it('a plan: a subscription-mode session with our ids as metadata, on the pinned API version', async () => {
+    const req = checkout({ kind: 'plan', plan: 'deluxe' }, 7);
+    const out = await stripe.createCheckout(req);
+
+    const [sent] = fake.requestsTo('POST', '/v1/checkout/sessions');
+    expect(sent?.headers.authorization).toBe(`Bearer ${SECRET_KEY}`);
+    expect(sent?.headers['stripe-version']).toBe(STRIPE_API_VERSION);
+    expect(sent?.headers['idempotency-key']).toBe(`dewy-checkout-${req.checkoutId}`);
+    expect(sent?.body).toEqual({
+      mode: 'subscription',
+      line_items: [{ price: 'price_deluxe', quantity: '1' }],
+      client_reference_id: '7',
+      customer_email: 'u7@example.com',
+      metadata: { checkout_id: req.checkoutId, user_id: '7', kind: 'plan', item: 'deluxe' },
+      subscription_data: { metadata: { user_id: '7', checkout_id: req.checkoutId } },
+      success_url: 'https://dewy.test/pay/ok',
+      cancel_url: 'https://dewy.test/pay/cancel',
+    });
+    expect(out.providerCheckoutId).toMatch(/^cs_test_/);
+    expect(out.url).toBe(fake.object(out.providerCheckoutId).url);
+  });
+
+  it('a pack: a payment-mode session whose payment intent carries our ids', async () => {
+    const req = checkout({ kind: 'pack', pack: 'package3' }, 9);
+    const out = await stripe.createCheckout(req);
+
+    const [sent] = fake.requestsTo('POST', '/v1/checkout/sessions');
+    expect(sent?.body).toEqual({
+      mode: 'payment',
+      line_items: [{ price: 'price_pack3', quantity: '1' }],
+      client_reference_id: '9',
+      customer_email: 'u9@example.com',
+      metadata: { checkout_id: req.checkoutId, user_id: '9', kind: 'pack', item: 'package3' },
+      payment_intent_data: { metadata: { checkout_id: req.checkoutId, user_id: '9', item: 'package3' } },
+      success_url: 'https://dewy.test/pay/ok',
+      cancel_url: 'https://dewy.test/pay/cancel',
+    });
+    expect(fake.object(out.providerCheckoutId)).toMatchObject({ mode: 'payment', amount_total: 2000 });
+  });
+
+  it('the same checkout id twice answers the same session (idempotency key)', async () => {
+    const req = checkout({ kind: 'pack', pack: 'package1' });
+    const a = await stripe.createCheckout(req);
+    const b = await stripe.createCheckout(req);
+    expect(b.providerCheckoutId).toBe(a.providerCheckoutId);
+  });
+});
+
+describe('getOrder', () => {
+  it('pending before payment, paid after, then refunded with the refunded amount', async () => {
+    const { sessionId } = await buyPack('package2', 11);
+    expect(await stripe.getOrder(sessionId)).toMatchObject({ id: sessionId, status: 'pending', pack: 'package2', userId: 11, amountCents: 1000, refundedCents: 0 });
+
+    fake.completeCheckout(sessionId);
+    const paid = await stripe.getOrder(sessionId);
+    expect(paid).toMatchObject({ status: 'paid', pack: 'package2', userId: 11, amountCents: 1000, refundedCents: 0 });
+    expect(paid.createdAt).toBeInstanceOf(Date);
+    expect(Math.abs(paid.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
+
+    fake.refundOrder(sessionId, 400);
+    expect(await stripe.getOrder(sessionId)).toMatchObject({ status: 'refunded', refundedCents: 400, amountCents: 1000 });
+    fake.refundOrder(sessionId);
+    expect(await stripe.getOrder(sessionId)).toMatchObject({ status: 'refunded', refundedCents: 1000 });
+  });
+
+  it('an async payment: pending while processing, failed when declined', async () => {
+    const { sessionId } = await buyPack('package1');
+    fake.completeCheckout(sessionId, { payment: 'processing' });
+    expect((await stripe.getOrder(sessionId)).status).toBe('pending');
+    fake.failAsyncPayment(sessionId);
+    expect((await stripe.getOrder(sessionId)).status).toBe('failed');
+  });
+
+  it('an async payment that succeeds is paid; an expired session is failed', async () => {
+    const a = await buyPack('package4');
+    fake.completeCheckout(a.sessionId, { payment: 'processing' });
+    fake.succeedAsyncPayment(a.sessionId);
+    expect(await stripe.getOrder(a.sessionId)).toMatchObject({ status: 'paid', pack: 'package4', amountCents: 4000 });
+
+    const b = await buyPack('package5');
+    fake.expireCheckout(b.sessionId);
+    expect((await stripe.getOrder(b.sessionId)).status).toBe('failed');
+  });
+
+  it('a subscription session is not an order', async () => {
+    const { sessionId } = await subscribe('basic');
+    const e = await rejection(stripe.getOrder(sessionId));
+    expect(e).toBeInstanceOf(PaymentProviderError);
+  });
+});
+
+describe('getSubscription', () => {
+  it('maps a fresh subscription: plan from the price, user from metadata, period from the item', async () => {
+    const { subscriptionId } = await subscribe('deluxe', 5);
+    const sub = await stripe.getSubscription(subscriptionId);
+    const item = (fake.object(subscriptionId).items as { data: Array<{ current_period_start: number; current_period_end: number }> }).data[0];
+    expect(sub).toMatchObject({ id: subscriptionId, userId: 5, plan: 'deluxe', nextPlan: null, status: 'active', cancelAtPeriodEnd: false, endedAt: null });
+    expect(sub.currentPeriodStart.getTime()).toBe((item?.current_period_start ?? 0) * 1000);
+    expect(sub.currentPeriodEnd.getTime()).toBe((item?.current_period_end ?? 0) * 1000);
+    expect(sub.currentPeriodEnd.getTime() - sub.currentPeriodStart.getTime()).toBe(30 * 86_400_000);
+  });
+
+  it('canceled → expired with endedAt; a failed renewal → past_due', async () => {
+    const a = await subscribe('basic');
+    fake.endSubscription(a.subscriptionId);
+    const ended = await stripe.getSubscription(a.subscriptionId);
+    expect(ended.status).toBe('expired');
+    expect(ended.endedAt).toBeInstanceOf(Date);
+    expect(ended.cancelAtPeriodEnd).toBe(false);
+
+    const b = await subscribe('basic');
+    fake.failRenewal(b.subscriptionId);
+    expect((await stripe.getSubscription(b.subscriptionId)).status).toBe('past_due');
+  });
+
+  it('a price that is not one of our plans is an error; missing metadata gives a null user', async () => {
+    const id = fake.seedSubscription('price_legacy');
+    const e = await rejection(stripe.getSubscription(id));
+    expect(e).toBeInstanceOf(PaymentProviderError);
+    expect((e as Error).message).toContain('price_legacy');
+
+    const plain = fake.seedSubscription('price_premium');
+    expect(await stripe.getSubscription(plain)).toMatchObject({ plan: 'premium', userId: null });
+  });
+
+  it('an unknown subscription is a PaymentProviderError with status 404', async () => {
+    const e = await rejection(stripe.getSubscription('sub_missing'));
+    expect(e).toBeInstanceOf(PaymentProviderError);
+    expect((e as PaymentProviderError).status).toBe(404);
+  });
+});
+
+describe('getInvoice', () => {
+  it('the first invoice: initial, paid, plan, period, subscription and user', async () => {
+    const { subscriptionId, invoiceId } = await subscribe('premium', 21);
+    const sub = await stripe.getSubscription(subscriptionId);
+    const inv = await stripe.getInvoice(invoiceId);
+    expect(inv).toMatchObject({ id: invoiceId, subscriptionId, userId: 21, status: 'paid', reason: 'initial', plan: 'premium', amountCents: 3900, refundedCents: 0 });
+    expect(inv.periodStart).toEqual(sub.currentPeriodStart);
+    expect(inv.periodEnd).toEqual(sub.currentPeriodEnd);
+  });
+
+  it('a renewal: the next period; refunded in part', async () => {
+    const { subscriptionId } = await subscribe('basic', 22);
+    const before = await stripe.getSubscription(subscriptionId);
+    const invoiceId = fake.renew(subscriptionId) as string;
+    const inv = await stripe.getInvoice(invoiceId);
+    expect(inv).toMatchObject({ status: 'paid', reason: 'renewal', plan: 'basic', userId: 22, amountCents: 900 });
+    expect(inv.periodStart).toEqual(before.currentPeriodEnd);
+
+    fake.refundInvoice(invoiceId, 300);
+    expect(await stripe.getInvoice(invoiceId)).toMatchObject({ status: 'refunded', refundedCents: 300 });
+  });
+
+  it('a declined renewal is failed, uncollectible is failed, voided is void', async () => {
+    const { subscriptionId } = await subscribe('deluxe');
+    const declined = fake.failRenewal(subscriptionId) as string;
+    expect(fake.object(declined).status).toBe('open');
+    expect(await stripe.getInvoice(declined)).toMatchObject({ status: 'failed', reason: 'renewal', plan: 'deluxe', refundedCents: 0 });
+    fake.markUncollectible(declined);
+    expect((await stripe.getInvoice(declined)).status).toBe('failed');
+
+    const other = await subscribe('deluxe');
+    const voided = fake.failRenewal(other.subscriptionId) as string;
+    fake.voidInvoice(voided);
+    expect((await stripe.getInvoice(voided)).status).toBe('void');
+  });
+});
+
+describe('changePlan', () => {
+  it('upgrade: swaps the price with always_invoice and yields an upgrade invoice of the new plan', async () => {
+    const { subscriptionId } = await subscribe('basic', 31);
+    const itemId = (fake.object(subscriptionId).items as { data: Array<{ id: string }> }).data[0]?.id;
+    fake.requests.length = 0;
+
+    const after = await stripe.changePlan(subscriptionId, 'premium', 'now');
+    expect(after).toMatchObject({ plan: 'premium', nextPlan: null, cancelAtPeriodEnd: false, status: 'active' });
+
+    const [update] = fake.requestsTo('POST', `/v1/subscriptions/${subscriptionId}`);
+    expect(update?.body).toEqual({ items: [{ id: itemId, price: 'price_premium' }], proration_behavior: 'always_invoice', cancel_at_period_end: 'false' });
+
+    const latest = fake.object(subscriptionId).latest_invoice as string;
+    const inv = await stripe.getInvoice(latest);
+    expect(inv).toMatchObject({ reason: 'upgrade', plan: 'premium', status: 'paid', subscriptionId, userId: 31 });
+    expect(inv.amountCents).toBeGreaterThan(0);
+    expect(inv.amountCents).toBeLessThanOrEqual(3900 - 900);
+    expect(inv.periodEnd).toEqual(after.currentPeriodEnd);
+  });
+
+  it('downgrade: a schedule from the subscription, the new price from the next period', async () => {
+    const { subscriptionId } = await subscribe('deluxe', 32);
+    const before = await stripe.getSubscription(subscriptionId);
+    fake.requests.length = 0;
+
+    const after = await stripe.changePlan(subscriptionId, 'basic', 'next_cycle');
+    expect(after).toMatchObject({ plan: 'deluxe', nextPlan: 'basic', cancelAtPeriodEnd: false, status: 'active' });
+
+    const [created] = fake.requestsTo('POST', '/v1/subscription_schedules');
+    expect(created?.body).toEqual({ from_subscription: subscriptionId });
+    const scheduleId = fake.object(subscriptionId).schedule as string;
+    const [update] = fake.requestsTo('POST', `/v1/subscription_schedules/${scheduleId}`);
+    const start = String(before.currentPeriodStart.getTime() / 1000);
+    const end = String(before.currentPeriodEnd.getTime() / 1000);
+    expect(update?.body).toMatchObject({
+      end_behavior: 'release',
+      phases: [
+        { items: [{ price: 'price_deluxe', quantity: '1' }], start_date: start, end_date: end },
+        { items: [{ price: 'price_basic', quantity: '1' }], duration: { interval: 'month', interval_count: '1' } },
+      ],
+    });
+    expect(fake.requestsTo('POST', `/v1/subscriptions/${subscriptionId}`)).toHaveLength(0);
+
+    // The next renewal bills the new plan; the one after releases the schedule.
+    const renewal = fake.renew(subscriptionId) as string;
+    expect(await stripe.getInvoice(renewal)).toMatchObject({ plan: 'basic', reason: 'renewal', amountCents: 900 });
+    expect(await stripe.getSubscription(subscriptionId)).toMatchObject({ plan: 'basic', nextPlan: null });
+    fake.renew(subscriptionId);
+    expect(fake.object(scheduleId).status).toBe('released');
+    expect(await stripe.getSubscription(subscriptionId)).toMatchObject({ plan: 'basic', nextPlan: null, status: 'active' });
+  });
+
+  it('a second downgrade reuses the schedule; choosing the current plan drops the pending one', async () => {
+    const { subscriptionId } = await subscribe('premium');
+    await stripe.changePlan(subscriptionId, 'deluxe', 'next_cycle');
+    const scheduleId = fake.object(subscriptionId).schedule as string;
+    expect((await stripe.changePlan(subscriptionId, 'basic', 'next_cycle')).nextPlan).toBe('basic');
+    expect(fake.object(subscriptionId).schedule).toBe(scheduleId);
+
+    const kept = await stripe.changePlan(subscriptionId, 'premium', 'next_cycle');
+    expect(kept).toMatchObject({ plan: 'premium', nextPlan: null });
+    expect(fake.object(scheduleId).status).toBe('released');
+  });
+
+  it('a schedule whose next phase keeps the price (set outside Dewy) reports no next plan', async () => {
+    const { subscriptionId } = await subscribe('deluxe');
+    const before = await stripe.getSubscription(subscriptionId);
+    const { port } = new URL(fake.origin);
+    const direct = new Stripe(SECRET_KEY, { host: '127.0.0.1', port, protocol: 'http' });
+    const schedule = await direct.subscriptionSchedules.create({ from_subscription: subscriptionId });
+    const start = before.currentPeriodStart.getTime() / 1000;
+    const end = before.currentPeriodEnd.getTime() / 1000;
+    await direct.subscriptionSchedules.update(schedule.id, {
+      phases: [
+        { items: [{ price: 'price_deluxe' }], start_date: start, end_date: end },
+        { items: [{ price: 'price_deluxe' }], duration: { interval: 'month', interval_count: 1 } },
+      ],
+    });
+    expect(await stripe.getSubscription(subscriptionId)).toMatchObject({ plan: 'deluxe', nextPlan: null });
+  });
+
+  it('an upgrade with a pending downgrade releases the schedule before updating', async () => {
+    const { subscriptionId } = await subscribe('deluxe');
+    await stripe.changePlan(subscriptionId, 'basic', 'next_cycle');
+    const scheduleId = fake.object(subscriptionId).schedule as string;
+    fake.requests.length = 0;
+
+    const after = await stripe.changePlan(subscriptionId, 'premium', 'now');
+    expect(after).toMatchObject({ plan: 'premium', nextPlan: null });
+    const writes = fake.requests.filter((r) => r.method === 'POST').map((r) => r.path);
+    expect(writes).toEqual([`/v1/subscription_schedules/${scheduleId}/release`, `/v1/subscriptions/${subscriptionId}`]);
+  });
+
+  it('a downgrade clears a scheduled cancellation', async () => {
+    const { subscriptionId } = await subscribe('premium');
+    expect((await stripe.cancel(subscriptionId)).cancelAtPeriodEnd).toBe(true);
+    const after = await stripe.changePlan(subscriptionId, 'basic', 'next_cycle');
+    expect(after).toMatchObject({ cancelAtPeriodEnd: false, plan: 'premium', nextPlan: 'basic' });
+    expect(fake.object(fake.object(subscriptionId).schedule as string).end_behavior).toBe('release');
+  });
+});
+
+describe('cancel / resume', () => {
+  it('cancel sets cancel_at_period_end, resume clears it; an uncancelled subscription renews', async () => {
+    const { subscriptionId } = await subscribe('basic');
+    const cancelled = await stripe.cancel(subscriptionId);
+    expect(cancelled).toMatchObject({ cancelAtPeriodEnd: true, status: 'active' });
+    expect(fake.requestsTo('POST', `/v1/subscriptions/${subscriptionId}`).map((r) => r.body)).toEqual([{ cancel_at_period_end: 'true' }]);
+
+    fake.requests.length = 0;
+    const resumed = await stripe.resume(subscriptionId);
+    expect(resumed.cancelAtPeriodEnd).toBe(false);
+    expect(fake.requestsTo('POST', `/v1/subscriptions/${subscriptionId}`).map((r) => r.body)).toEqual([{ cancel_at_period_end: 'false' }]);
+    expect(fake.renew(subscriptionId)).not.toBeNull();
+  });
+
+  it('a cancelled subscription ends at the period end', async () => {
+    const { subscriptionId } = await subscribe('basic');
+    const cancelled = await stripe.cancel(subscriptionId);
+    expect(fake.renew(subscriptionId)).toBeNull();
+    const ended = await stripe.getSubscription(subscriptionId);
+    expect(ended).toMatchObject({ status: 'expired', cancelAtPeriodEnd: false });
+    expect(ended.endedAt).toEqual(cancelled.currentPeriodEnd);
+  });
+
+  it('cancel with a pending downgrade releases the schedule first (Stripe refuses it otherwise)', async () => {
+    const { subscriptionId } = await subscribe('deluxe');
+    await stripe.changePlan(subscriptionId, 'basic', 'next_cycle');
+    const scheduleId = fake.object(subscriptionId).schedule as string;
+    fake.requests.length = 0;
+
+    const cancelled = await stripe.cancel(subscriptionId);
+    expect(cancelled).toMatchObject({ cancelAtPeriodEnd: true, nextPlan: null, plan: 'deluxe' });
+    expect(fake.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual([`/v1/subscription_schedules/${scheduleId}/release`, `/v1/subscriptions/${subscriptionId}`]);
+  });
+});
+
+describe('parseWebhook', () => {
+  it('a valid invoice event: key, type, object, user and checkout from the subscription metadata', async () => {
+    const { invoiceId, req } = await subscribe('basic', 41);
+    const ev = fake.signedEvent('invoice.paid', fake.object(invoiceId));
+    expect(await stripe.parseWebhook(ev.body, ev.headers)).toEqual({ key: ev.id, type: 'invoice.paid', object: { kind: 'invoice', id: invoiceId }, userId: 41, checkoutId: req.checkoutId });
+  });
+
+  it('checkout.session.completed names the order or the subscription, with our checkout id', async () => {
+    const pack = await buyPack('package1', 43);
+    fake.completeCheckout(pack.sessionId);
+    const a = fake.signedEvent('checkout.session.completed', fake.object(pack.sessionId));
+    expect(await stripe.parseWebhook(a.body, a.headers)).toMatchObject({ object: { kind: 'order', id: pack.sessionId }, userId: 43, checkoutId: pack.req.checkoutId });
+
+    const plan = await subscribe('deluxe', 44);
+    const b = fake.signedEvent('checkout.session.completed', fake.object(plan.sessionId));
+    expect(await stripe.parseWebhook(b.body, b.headers)).toMatchObject({ object: { kind: 'subscription', id: plan.subscriptionId }, userId: 44, checkoutId: plan.req.checkoutId });
+  });
+
+  it('subscription events name the subscription; other events name nothing', async () => {
+    const { subscriptionId, req } = await subscribe('basic', 45);
+    const a = fake.signedEvent('customer.subscription.updated', fake.object(subscriptionId));
+    expect(await stripe.parseWebhook(a.body, a.headers)).toMatchObject({ type: 'customer.subscription.updated', object: { kind: 'subscription', id: subscriptionId }, userId: 45, checkoutId: req.checkoutId });
+
+    const b = fake.signedEvent('customer.created', { id: 'cus_1', object: 'customer', metadata: {} });
+    expect(await stripe.parseWebhook(b.body, b.headers)).toEqual({ key: b.id, type: 'customer.created', object: null, userId: null, checkoutId: null });
+  });
+
+  it('charge.refunded resolves to the pack order or to the invoice it paid', async () => {
+    const pack = await buyPack('package2', 46);
+    fake.completeCheckout(pack.sessionId);
+    const charge = fake.refundOrder(pack.sessionId);
+    const a = fake.signedEvent('charge.refunded', charge);
+    expect(await stripe.parseWebhook(a.body, a.headers)).toMatchObject({ type: 'charge.refunded', object: { kind: 'order', id: pack.sessionId }, userId: 46, checkoutId: pack.req.checkoutId });
+    const lookup = fake.requestsTo('GET', '/v1/checkout/sessions')[0];
+    expect(lookup?.query).toMatchObject({ payment_intent: charge.payment_intent });
+
+    const { invoiceId } = await subscribe('basic');
+    const b = fake.signedEvent('charge.refunded', fake.refundInvoice(invoiceId, 100));
+    expect((await stripe.parseWebhook(b.body, b.headers)).object).toEqual({ kind: 'invoice', id: invoiceId });
+  });
+
+  it('refuses a forged signature, a body altered by one byte, a missing header and a stale timestamp', async () => {
+    const { invoiceId } = await subscribe('basic');
+    const object = fake.object(invoiceId);
+
+    const forged = fake.signedEvent('invoice.paid', object, { secret: 'whsec_not_ours' });
+    await expect(stripe.parseWebhook(forged.body, forged.headers)).rejects.toBeInstanceOf(WebhookSignatureError);
+
+    const good = fake.signedEvent('invoice.paid', object);
+    const altered = Buffer.from(good.body);
+    const at = altered.indexOf('"invoice.paid"') + 1;
+    altered[at] = 'I'.charCodeAt(0);
+    await expect(stripe.parseWebhook(altered, good.headers)).rejects.toBeInstanceOf(WebhookSignatureError);
+
+    await expect(stripe.parseWebhook(good.body, {})).rejects.toBeInstanceOf(WebhookSignatureError);
+    await expect(stripe.parseWebhook(good.body, { 'stripe-signature': '' })).rejects.toBeInstanceOf(WebhookSignatureError);
+
+    const stale = fake.signedEvent('invoice.paid', object, { timestamp: Math.floor(Date.now() / 1000) - 301 });
+    await expect(stripe.parseWebhook(stale.body, stale.headers)).rejects.toBeInstanceOf(WebhookSignatureError);
+    // Inside the 300 s tolerance it verifies: the refusals above are the signature's, not the setup's.
+    const recent = fake.signedEvent('invoice.paid', object, { timestamp: Math.floor(Date.now() / 1000) - 240 });
+    expect((await stripe.parseWebhook(recent.body, recent.headers)).key).toBe(recent.id);
+    expect((await stripe.parseWebhook(good.body, good.headers)).key).toBe(good.id);
+  });
+});
+
+describe('errors', () => {
+  it('a refused key is a 401 PaymentProviderError that does not carry the key', async () => {
+    const wrongKey = 'sk_test_51WrongKeyWrongKeyWrongKeyWrongKey9999';
+    const bad = createStripeProvider(config({ secretKey: wrongKey }));
+    const e = await rejection(bad.getSubscription('sub_x'));
+    expect(e).toBeInstanceOf(PaymentProviderError);
+    expect((e as PaymentProviderError).status).toBe(401);
+    expect((e as Error).message).not.toContain(wrongKey);
+    expect((e as Error).message).not.toMatch(/sk_test_51/);
+  });
+
+  it('a server error keeps its status; an unreachable server has none; neither leaks the key', async () => {
+    // A gateway that echoes the request's credentials back must not get them into our logs.
+    fake.failNext(502, 'api_error', `bad gateway (Authorization: Bearer ${SECRET_KEY})`);
+    const e = await rejection(stripe.createCheckout(checkout({ kind: 'plan', plan: 'basic' })));
+    expect(e).toBeInstanceOf(PaymentProviderError);
+    expect((e as PaymentProviderError).status).toBe(502);
+    expect((e as Error).message).toContain('bad gateway');
+    expect((e as Error).message).not.toContain(SECRET_KEY);
+
+    const down = createStripeProvider(config({ baseUrl: 'http://127.0.0.1:1' }));
+    const n = await rejection(down.getInvoice('in_x'));
+    expect(n).toBeInstanceOf(PaymentProviderError);
+    expect((n as PaymentProviderError).status).toBeUndefined();
+    expect((n as Error).message).not.toContain(SECRET_KEY);
+  });
+});
