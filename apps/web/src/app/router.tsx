@@ -5,6 +5,7 @@ import { LandingPage } from '../features/landing/components/landing-page';
 import { PaymentFailedPage } from '../features/payment/components/payment-failed-page';
 import { PaymentReturnPage } from '../features/payment/components/payment-return-page';
 import { PaymentSuccessPage } from '../features/payment/components/payment-success-page';
+import { PricingPage } from '../features/pricing/components/pricing-page';
 import { lazyPage } from '../lib/lazy-page';
 import { ComingSoonPage, NotFoundPage } from './coming-soon-page';
 import { RouteErrorScreen } from './error-boundary';
@@ -20,9 +21,10 @@ const UpscalePage = lazyPage(() => import('../features/upscale/components/upscal
 function pageRoutes(): RouteObject[] {
   return [
     { index: true, element: <LandingPage /> },
-    { path: 'pricing', element: soon('nav.pricing') },
-    { path: 'pricing/kr', element: soon('nav.pricing') },
-    { path: 'pricing/en', element: soon('nav.pricing') },
+    { path: 'pricing', element: <PricingPage /> },
+    // The fixed-language variants (000 §2): /pricing/en is English even on a Korean path.
+    { path: 'pricing/kr', element: <PricingPage contentLocale="ko" /> },
+    { path: 'pricing/en', element: <PricingPage contentLocale="en" /> },
     { path: 'login', element: <LoginPage /> },
     { path: 'signup', element: <SignupPage /> },
     {

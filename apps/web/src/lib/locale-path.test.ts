@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addEnPrefix, initialLocale, isEnglishPath, localizePath, resolveLocale, rewriteForLocale, stripEnPrefix } from './locale-path';
+import { addEnPrefix, initialLocale, isEnglishPath, localizePath, resolveLocale, rewriteForLocale, safeNextPath, stripEnPrefix } from './locale-path';
 
 describe('language paths (spec 000 §2)', () => {
   it('recognises English paths', () => {
@@ -49,5 +49,18 @@ describe('initial language (spec 000 §4)', () => {
   it('treats an /en path as English', () => {
     expect(resolveLocale('/en/upscale', 'ko', 'ko-KR')).toBe('en');
     expect(resolveLocale('/upscale', null, 'ko-KR')).toBe('ko');
+  });
+});
+
+describe('safeNextPath (login intent)', () => {
+  it('keeps same-site paths in their Korean form', () => {
+    expect(safeNextPath('/pricing')).toBe('/pricing');
+    expect(safeNextPath('/en/pricing?tab=credits')).toBe('/pricing?tab=credits');
+    expect(safeNextPath('/pricing/en')).toBe('/pricing/en');
+  });
+  it('refuses anything that could leave the site', () => {
+    for (const bad of [null, undefined, '', 'pricing', 'https://evil.example', '//evil.example', '/\\evil.example', '/x\n']) {
+      expect(safeNextPath(bad)).toBeNull();
+    }
   });
 });

@@ -59,3 +59,18 @@ export function rewriteForLocale(pathname: string, locale: Locale): string | nul
   if (locale === 'en' && !isEnglishPath(pathname)) return addEnPrefix(pathname);
   return null;
 }
+
+/**
+ * A `next` address (where to go after login) made safe: only a same-site path ('/pricing',
+ * '/en/pricing?tab=credits'), returned in its Korean form so the caller can localize it; null for
+ * anything else (absolute URLs, protocol-relative '//host', backslashes, control characters).
+ */
+export function safeNextPath(value: string | null | undefined): string | null {
+  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) return null;
+  const q = value.search(/[?#]/);
+  const path = q === -1 ? value : value.slice(0, q);
+  const rest = q === -1 ? '' : value.slice(q);
+  return `${stripEnPrefix(path)}${rest}`;
+}

@@ -1,0 +1,57 @@
+import type {
+  CancelSubscriptionResponse,
+  ChangePlanResponse,
+  CheckoutResponse,
+  CheckoutStatusResponse,
+  PackId,
+  PaidPlan,
+  ResumeSubscriptionResponse,
+  SubscriptionStatusResponse,
+} from '@dewy/contracts';
+import { apiRequest } from './api-client';
+
+/**
+ * The payment calls of spec 000 §7 and 001 §7 (shapes in @dewy/contracts billing.ts). Every call goes
+ * through {@link apiRequest}: cookie session, no caching, failures as ApiError in the caller's language.
+ */
+
+/** POST /api/payment/checkout: a new subscription; the browser then goes to `checkout_url`. */
+export function postCheckout(plan: PaidPlan): Promise<CheckoutResponse> {
+  return apiRequest<CheckoutResponse>('/api/payment/checkout', { method: 'POST', body: { plan } });
+}
+
+/** POST /api/payment/credit-checkout: a one-time pack. */
+export function postCreditCheckout(pack: PackId): Promise<CheckoutResponse> {
+  return apiRequest<CheckoutResponse>('/api/payment/credit-checkout', { method: 'POST', body: { package: pack } });
+}
+
+/** POST /api/payment/change-plan: upgrade now (prorated) or downgrade from the next cycle. */
+export function postChangePlan(plan: PaidPlan): Promise<ChangePlanResponse> {
+  return apiRequest<ChangePlanResponse>('/api/payment/change-plan', { method: 'POST', body: { plan } });
+}
+
+/** GET /api/payment/subscription-status (signed-in callers only: a 401 opens the session-expired modal). */
+export function fetchSubscriptionStatus(): Promise<SubscriptionStatusResponse> {
+  return apiRequest<SubscriptionStatusResponse>('/api/payment/subscription-status');
+}
+
+/** POST /api/payment/cancel-subscription: schedules the end at the period's end. */
+export function postCancelSubscription(): Promise<CancelSubscriptionResponse> {
+  return apiRequest<CancelSubscriptionResponse>('/api/payment/cancel-subscription', { method: 'POST', body: {} });
+}
+
+/** POST /api/payment/resume-subscription: revokes a scheduled cancellation. */
+export function postResumeSubscription(): Promise<ResumeSubscriptionResponse> {
+  return apiRequest<ResumeSubscriptionResponse>('/api/payment/resume-subscription', { method: 'POST', body: {} });
+}
+
+/**
+ * GET /api/payment/checkout/{id}: what the server knows of one of the caller's checkouts.
+ * @param id a checkout id, or `latest` for the caller's most recent checkout
+ */
+export function fetchCheckoutStatus(id: string, signal?: AbortSignal): Promise<CheckoutStatusResponse> {
+  return apiRequest<CheckoutStatusResponse>(`/api/payment/checkout/${encodeURIComponent(id)}`, { signal });
+}
+
+/** The key under which React Query keeps the subscription status (invalidate it after a change). */
+export const SUBSCRIPTION_STATUS_KEY = 'subscription-status';

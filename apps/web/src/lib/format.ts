@@ -1,0 +1,25 @@
+import type { Locale } from './locale-path';
+
+/** Dates on the account pages are shown in Korean time (001 §2: the Asia/Seoul timezone). */
+export const DISPLAY_TIME_ZONE = 'Asia/Seoul';
+
+function intlLocale(locale: Locale): string {
+  return locale === 'en' ? 'en-US' : 'ko-KR';
+}
+
+/** An ISO date as a calendar day in Asia/Seoul ('2026년 12월 24일' / 'December 24, 2026'); '' when invalid. */
+export function formatSeoulDate(iso: string, locale: Locale): string {
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return '';
+  return new Intl.DateTimeFormat(intlLocale(locale), { timeZone: DISPLAY_TIME_ZONE, year: 'numeric', month: 'long', day: 'numeric' }).format(t);
+}
+
+/** A whole number with the language's grouping ('14,500'). */
+export function formatNumber(n: number, locale: Locale): string {
+  return new Intl.NumberFormat(intlLocale(locale)).format(n);
+}
+
+/** A USD price as the pricing page shows it in both languages ('$9', '$9.50'). */
+export function formatUsd(amount: number): string {
+  return Number.isInteger(amount) ? `$${amount}` : `$${amount.toFixed(2)}`;
+}

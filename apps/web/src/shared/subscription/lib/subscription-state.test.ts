@@ -1,0 +1,146 @@
+import type { SubscriptionStatusResponse, User } from '@dewy/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  canCancelSubscription,
+  canResumeSubscription,
+  hasLiveSubscription,
+  isCancelScheduled,
+  isSubscriptionEnded,
+  subscriptionDate,
+  subscriptionDisplayState,
+  subscriptionSnapshot,
+  type SubscriptionSnapshot,
+} from './subscription-state';
+
+const NOW = new Date('2026-11-23T12:00:00Z');
+const FUTURE = '2026-12-23T12:00:00Z';
+const PAST = '2026-11-01T12:00:00Z';
+
+function testUser(over: Partial<User> = {}): User {
+  return {
+    id: 7,
+    email: 'a@example.com',
+    nickname: 'A',
+    plan: 'free',
+    credits: 300,
+    balance: 300,
+    one_time_credits: 0,
+    subscription_credits: 0,
+    bonus_credits: 300,
+    cancelled_at: null,
+    subscription_end_date: null,
+    next_renewal_date: null,
+    subscriptionId: null,
+    isAdmin: false,
+    ...over,
+  };
+}
+
+function snap(over: Partial<SubscriptionSnapshot> = {}): SubscriptionSnapshot {
+  return {
+    plan: 'basic',
+    cancelled_at: null,
+    subscription_end_date: null,
+    next_renewal_date: FUTURE,
+    subscriptionId: 'sub_1',
+    hasSubscription: true,
+    nextPlan: null,
+    providerStatus: 'active',
+    providerCancelScheduled: false,
+    renewsAt: FUTURE,
+    endsAt: null,
+    ...over,
+  };
+}
+
+describe('subscription snapshot', () => {
+  it('is null without a user and falls back to the session user before the status loads', () => {
+    expect(subscriptionSnapshot(null, undefined)).toBeNull();
+    const s = subscriptionSnapshot(testUser({ plan: 'deluxe', subscriptionId: 'sub_9', next_renewal_date: FUTURE }), undefined);
+    expect(s).toMatchObject({ plan: 'deluxe', subscriptionId: 'sub_9', hasSubscription: null, providerStatus: null });
+  });
+
+  it("prefers the server's subscription status", () => {
+    const status: SubscriptionStatusResponse = {
+      success: true,
+      hasSubscription: true,
+      plan: 'premium',
+      credits: 100,
+      nextPlan: 'basic',
+      subscription: {
+        data: {
+          attributes: { status: 'active', created_at: PAST, renews_at: FUTURE, ends_at: null },
+          scheduled_change: { action: 'cancel', effective_at: FUTURE },
+        },
+      },
+      user: { plan: 'premium', cancelled_at: null, subscription_end_date: null, next_renewal_date: FUTURE, subscriptionId: 'sub_2' },
+      provider: { name: 'sandbox', configured: true },
+    };
+    const s = subscriptionSnapshot(testUser({ plan: 'basic' }), status);
+    expect(s).toMatchObject({ plan: 'premium', subscriptionId: 'sub_2', hasSubscription: true, nextPlan: 'basic', providerCancelScheduled: true, renewsAt: FUTURE });
+  });
+});
+
+describe('subscription display state (001 §4, first match wins)', () => {
+  it('free shows none, whatever else is set', () => {
+    expect(subscriptionDisplayState(snap({ plan: 'free', cancelled_at: PAST, subscription_end_date: FUTURE }), NOW)).toBe('none');
+    expect(subscriptionDisplayState(null, NOW)).toBe('none');
+  });
+  it('cancelled_at with a future end date is a scheduled cancellation, else expired (before the renewal date)', () => {
+    expect(subscriptionDisplayState(snap({ cancelled_at: PAST, subscription_end_date: FUTURE }), NOW)).toBe('cancel_scheduled');
+    expect(subscriptionDisplayState(snap({ cancelled_at: PAST, subscription_end_date: PAST }), NOW)).toBe('expired');
+    expect(subscriptionDisplayState(snap({ cancelled_at: PAST, subscription_end_date: null }), NOW)).toBe('expired');
+  });
+  it('a next renewal date means active, before the provider status', () => {
+    expect(subscriptionDisplayState(snap({ providerStatus: 'past_due' }), NOW)).toBe('active');
+  });
+  it('otherwise the provider status maps', () => {
+    for (const s of ['active', 'past_due', 'paused', 'trialing', 'incomplete', 'incomplete_expired', 'unpaid'] as const) {
+      expect(subscriptionDisplayState(snap({ next_renewal_date: null, providerStatus: s }), NOW)).toBe(s);
+    }
+    expect(subscriptionDisplayState(snap({ next_renewal_date: null, providerStatus: 'cancelled', endsAt: FUTURE }), NOW)).toBe('cancel_scheduled');
+    expect(subscriptionDisplayState(snap({ next_renewal_date: null, providerStatus: 'cancelled', endsAt: PAST }), NOW)).toBe('expired');
+    expect(subscriptionDisplayState(snap({ next_renewal_date: null, providerStatus: 'expired' }), NOW)).toBe('expired');
+    expect(subscriptionDisplayState(snap({ next_renewal_date: null, providerStatus: null }), NOW)).toBe('unknown');
+  });
+});
+
+describe('cancel and resume controls', () => {
+  it('Cancel only for a non-free plan with a subscriptionId and no cancellation', () => {
+    expect(canCancelSubscription(snap())).toBe(true);
+    expect(canCancelSubscription(snap({ plan: 'free' }))).toBe(false);
+    expect(canCancelSubscription(snap({ subscriptionId: null }))).toBe(false);
+    expect(canCancelSubscription(snap({ cancelled_at: PAST, subscription_end_date: FUTURE }))).toBe(false);
+    expect(canCancelSubscription(null)).toBe(false);
+  });
+  it('Resume only while a cancellation is scheduled', () => {
+    expect(canResumeSubscription('cancel_scheduled')).toBe(true);
+    expect(canResumeSubscription('expired')).toBe(false);
+    expect(canResumeSubscription('active')).toBe(false);
+  });
+});
+
+describe('scheduled, ended and live', () => {
+  it('tells a scheduled cancellation from an ended subscription', () => {
+    const scheduled = snap({ cancelled_at: PAST, subscription_end_date: FUTURE });
+    const ended = snap({ cancelled_at: PAST, subscription_end_date: PAST });
+    expect([isCancelScheduled(scheduled, NOW), isSubscriptionEnded(scheduled, NOW), hasLiveSubscription(scheduled, NOW)]).toEqual([true, false, true]);
+    expect([isCancelScheduled(ended, NOW), isSubscriptionEnded(ended, NOW), hasLiveSubscription(ended, NOW)]).toEqual([false, true, false]);
+  });
+  it('free or no subscription on the server is not live', () => {
+    expect(hasLiveSubscription(snap({ plan: 'free' }), NOW)).toBe(false);
+    expect(hasLiveSubscription(snap({ hasSubscription: false }), NOW)).toBe(false);
+    expect(hasLiveSubscription(snap({ hasSubscription: null }), NOW)).toBe(true);
+    expect(hasLiveSubscription(snap({ providerStatus: 'expired' }), NOW)).toBe(false);
+  });
+});
+
+describe('the date line', () => {
+  it('shows the end date when cancelled or expired, else the next renewal', () => {
+    expect(subscriptionDate(snap({ cancelled_at: PAST, subscription_end_date: FUTURE }), 'cancel_scheduled')).toEqual({ kind: 'ends', iso: FUTURE });
+    expect(subscriptionDate(snap({ cancelled_at: PAST, subscription_end_date: PAST }), 'expired')).toEqual({ kind: 'ended', iso: PAST });
+    expect(subscriptionDate(snap(), 'active')).toEqual({ kind: 'renews', iso: FUTURE });
+    expect(subscriptionDate(snap({ next_renewal_date: null, renewsAt: null }), 'active')).toBeNull();
+    expect(subscriptionDate(snap(), 'none')).toBeNull();
+  });
+});
