@@ -5,6 +5,7 @@ import type { Database } from '../../../db/client';
 import type { PaymentsProvider } from '../payments-provider';
 import { createLemonSqueezyProvider } from './lemonsqueezy.provider';
 import { createSandboxProvider } from './sandbox.provider';
+import { createStripeProvider } from './stripe.provider';
 
 /**
  * The payments provider chosen by PAYMENTS_PROVIDER (GUIDE §1), or null when that provider lacks a
@@ -30,8 +31,7 @@ export function createPaymentsProvider(config: AppConfig, deps: { database: Data
     }
     case 'lemonsqueezy':
       return createLemonSqueezyProvider(p.lemonsqueezy);
-    default:
-      // Wired when its adapter lands (stripe.provider.ts).
-      return null;
+    case 'stripe':
+      return createStripeProvider(p.stripe);
   }
 }
