@@ -175,7 +175,7 @@ test('buy a pack, subscribe, upgrade through the modal, cancel and resume, with 
       await page.getByTestId('pricing-tab-monthly').click();
       await page.getByTestId('plan-button-premium').click();
       await expect(page.getByTestId('plan-change-proration')).toBeVisible();
-      await page.screenshot({ path: shotPath(`billing-upgrade-modal-${lang}-${width}`) });
+      await page.screenshot({ path: shotPath(`billing-upgrade-modal-${lang}-${width}`), animations: 'disabled' });
       await page.keyboard.press('Escape');
       await expect(page.getByTestId('plan-change-dialog')).toHaveCount(0);
     }

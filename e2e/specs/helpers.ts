@@ -35,5 +35,5 @@ export async function headerBalance(page: Page): Promise<number> {
 
 export async function shot(page: Page, name: string) {
   fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
