@@ -141,6 +141,8 @@ export type HistoryImage = z.infer<typeof HistoryImageSchema>;
 
 export const HistoryQuerySchema = z.object({
   source: z.enum(HISTORY_SOURCES).optional(),
+  /** Only rows in this state (My Page lists completed items only, 001 §4). */
+  status: z.enum(JOB_STATUSES).optional(),
   limit: z.coerce.number().int().min(1).max(200).default(100),
   offset: z.coerce.number().int().min(0).default(0),
 });

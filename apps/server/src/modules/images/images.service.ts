@@ -1,5 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
-import type { HistoryImage, HistoryResponse, HistorySource, JobStatusResponse } from '@dewy/contracts';
+import type { HistoryImage, HistoryResponse, HistorySource, JobStatus, JobStatusResponse } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { images, uploads, type ImageRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -60,10 +60,10 @@ export async function listHistory(
   ctx: AppContext,
   userId: number,
   requestedUserId: number,
-  q: { source?: HistorySource; limit: number; offset: number },
+  q: { source?: HistorySource; status?: JobStatus; limit: number; offset: number },
 ): Promise<HistoryResponse> {
   if (requestedUserId !== userId) throw new AppError('FORBIDDEN');
-  const where = q.source ? and(eq(images.userId, userId), eq(images.source, q.source)) : eq(images.userId, userId);
+  const where = and(eq(images.userId, userId), q.source ? eq(images.source, q.source) : undefined, q.status ? eq(images.status, q.status) : undefined);
   const rows = await ctx.database.db.select().from(images).where(where).orderBy(desc(images.createdAt), desc(images.id)).limit(q.limit + 1).offset(q.offset);
   const page = rows.slice(0, q.limit);
   return {
