@@ -27,6 +27,8 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'NOT_CONFIGURED',
   'IDEMPOTENCY_KEY_REUSED',
+  'NO_WRITE_PERMISSION',
+  'NOTICE_INCOMPLETE',
   'MASK_REQUIRED',
   'MASK_EMPTY',
   'PAYMENTS_NOT_CONFIGURED',
@@ -70,6 +72,10 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   NOT_CONFIGURED: 503,
   /** As Stripe: the same Idempotency-Key with another request body. */
   IDEMPOTENCY_KEY_REUSED: 422,
+  /** A notice write by anyone but the administrator (002 §5). */
+  NO_WRITE_PERMISSION: 403,
+  /** A notice without a title or content (002 §5). */
+  NOTICE_INCOMPLETE: 400,
   /** Face edit without a saved mask (001 §5). */
   MASK_REQUIRED: 400,
   /** A mask with nothing painted (001 §5). */

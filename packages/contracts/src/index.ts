@@ -10,3 +10,4 @@ export * from './jobs';
 export * from './text';
 export * from './billing';
 export * from './face-edit';
+export * from './notices';

@@ -4,3 +4,4 @@ export * from './credits.schema';
 export * from './images.schema';
 export * from './billing.schema';
 export * from './affiliate.schema';
+export * from './notices.schema';

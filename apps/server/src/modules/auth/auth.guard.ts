@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@dewy/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import type { UserRow } from '../../db/schema';
@@ -13,6 +14,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route; required on every /api route (see installAccessControl). */
     access?: RouteAccess;
+    /** Error code for a signed-in caller refused by `access: 'admin'` (default FORBIDDEN), e.g. NO_WRITE_PERMISSION. */
+    adminDeniedCode?: ErrorCode;
   }
 }
 
@@ -70,6 +73,6 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext): voi
     if (!access || access === 'public') return;
     const user = await currentUser(ctx, req, reply);
     if (!user) throw new AppError('UNAUTHENTICATED');
-    if (access === 'admin' && !isAdmin(user)) throw new AppError('FORBIDDEN');
+    if (access === 'admin' && !isAdmin(user)) throw new AppError(req.routeOptions.config.adminDeniedCode ?? 'FORBIDDEN');
   });
 }
