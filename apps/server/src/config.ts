@@ -116,6 +116,8 @@ const EnvSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(1),
   /** A job running longer than this is failed and refunded (s). */
   JOB_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(600),
+  /** Maintenance forced on by the operator: the tools' write calls answer 503 MAINTENANCE. */
+  MAINTENANCE_MODE: bool.default(false),
   /** The affiliate programme (decision 013): on by default; the attribution cookie's lifetime in days. */
   AFFILIATE_ENABLED: bool.default(true),
   AFFILIATE_COOKIE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
@@ -249,6 +251,7 @@ export interface AppConfig {
   vendors: { imageGenerationConfigured: boolean };
   payments: PaymentsConfig;
   affiliate: { enabled: boolean; cookieMaxAgeMs: number };
+  maintenanceMode: boolean;
 }
 
 /**
@@ -332,5 +335,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     vendors: { imageGenerationConfigured: Boolean(e.SEEDREAM_API_KEY || e.KLING_ACCESS_KEY) },
     payments: paymentsConfig(e, env),
     affiliate: { enabled: e.AFFILIATE_ENABLED, cookieMaxAgeMs: e.AFFILIATE_COOKIE_DAYS * 86_400_000 },
+    maintenanceMode: e.MAINTENANCE_MODE,
   };
 }

@@ -6,6 +6,7 @@ import { authRoutes } from './modules/auth/auth.routes';
 import { creditsRoutes } from './modules/credits/credits.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { noticesRoutes } from './modules/notices/notices.routes';
+import { settingsRoutes } from './modules/settings/settings.routes';
 import { billingRoutes } from './modules/billing/billing.routes';
 import type { SandboxProvider } from './modules/billing/providers/sandbox.provider';
 import { sandboxRoutes } from './modules/billing/sandbox.routes';
@@ -24,7 +25,7 @@ import type { LocalStorage } from './providers/storage/local.storage';
  * list. Each route declares who may call it (`config: { access: 'public' | 'user' | 'admin' }`); one
  * hook enforces it (modules/auth/auth.guard.ts), and an /api route without a declaration stops start-up.
  */
-export const ROUTE_MODULES = [authRoutes, flagsRoutes, uploadsRoutes, imagesRoutes, retouchRoutes, faceEditRoutes, jobEventsRoutes, billingRoutes, affiliateRoutes, creditsRoutes, usersRoutes, noticesRoutes] as const;
+export const ROUTE_MODULES = [authRoutes, flagsRoutes, uploadsRoutes, imagesRoutes, retouchRoutes, faceEditRoutes, jobEventsRoutes, billingRoutes, affiliateRoutes, creditsRoutes, usersRoutes, noticesRoutes, settingsRoutes] as const;
 
 /** Registers the access hook, the local storage routes (when files are local) and every route module. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

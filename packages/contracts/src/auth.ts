@@ -61,5 +61,7 @@ export const FeatureFlagsResponseSchema = z.object({
   imageGenerationEnabled: z.boolean(),
   /** False when the payments provider is not configured: the pricing page says buying is off. */
   paymentsEnabled: z.boolean(),
+  /** Maintenance is on: the tools' write calls answer 503 MAINTENANCE (the page may say so up front). */
+  maintenance: z.boolean(),
 });
 export type FeatureFlagsResponse = z.infer<typeof FeatureFlagsResponseSchema>;

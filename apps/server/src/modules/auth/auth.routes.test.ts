@@ -149,7 +149,7 @@ describe.each(TEST_DATABASES)('accounts and sessions on $name', (kind) => {
 
   it('serves feature flags and the OpenAPI document', async () => {
     const { app } = t;
-    expect((await app.inject({ url: '/api/feature/flags' })).json()).toEqual({ imageGenerationEnabled: false, paymentsEnabled: true });
+    expect((await app.inject({ url: '/api/feature/flags' })).json()).toEqual({ imageGenerationEnabled: false, paymentsEnabled: true, maintenance: false });
     const doc = await app.inject({ url: '/api/docs/json' });
     expect(doc.statusCode).toBe(200);
     expect(Object.keys(doc.json().paths)).toEqual(expect.arrayContaining(['/api/auth/login', '/api/auth/register', '/api/runpod-upscale']));

@@ -10,6 +10,7 @@ import { AppError } from '../../lib/app-error';
 import { getBalance, refund, spend } from '../credits/credits.service';
 import { ownedKeyFromUrl } from '../images/image-urls';
 import { getConfirmedUpload } from '../uploads/uploads.service';
+import { assertNotInMaintenance } from '../settings/settings.service';
 import type { ToolDefinition, ToolUpload } from './tool-definition';
 
 /** JSON with object keys sorted, so the same input always hashes the same. */
@@ -64,6 +65,7 @@ export async function createToolJob<S extends z.ZodType>(
     if (prior) return replayAnswer(prior, requestHash, (await getBalance(db, userId)).total);
   }
 
+  await assertNotInMaintenance(ctx);
   const imageUrl = tool.imageUrlOf(input);
   let upload: ToolUpload | undefined;
   if (imageUrl !== undefined) {

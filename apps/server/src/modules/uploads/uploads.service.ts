@@ -1,3 +1,4 @@
+import { assertNotInMaintenance } from '../settings/settings.service';
 import { createHash, randomUUID } from 'node:crypto';
 import { and, asc, count, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { PresignUploadRequest, PresignUploadResponse, UploadResponse } from '@dewy/contracts';
@@ -49,6 +50,7 @@ async function uploadResponse(ctx: AppContext, key: string, width: number, heigh
  * @throws AppError UNSUPPORTED_IMAGE_TYPE | IMAGE_TOO_LARGE | IMAGE_TOO_MANY_PIXELS | IMAGE_CORRUPT
  */
 export async function storeDirectUpload(ctx: AppContext, userId: number, bytes: Buffer, kind = 'upscale-original'): Promise<UploadResponse> {
+  await assertNotInMaintenance(ctx);
   const prepared = await prepareOriginal(bytes);
   const key = originalKey(userId, randomUUID(), prepared.ext);
   await ctx.storage.put(key, prepared.bytes, prepared.mime);
@@ -85,6 +87,7 @@ export async function storeDirectUpload(ctx: AppContext, userId: number, bytes: 
  *   nothing is recorded then.
  */
 export async function presignUpload(ctx: AppContext, userId: number, req: PresignUploadRequest): Promise<PresignUploadResponse> {
+  await assertNotInMaintenance(ctx);
   const id = randomUUID();
   const ext = req.mime === 'image/png' ? 'png' : 'jpg';
   const incoming = incomingKey(userId, id, ext);
