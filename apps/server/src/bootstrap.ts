@@ -5,7 +5,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppConfig } from './config';
 import type { AppContext, AppServices } from './context';
 import { openDatabase, type Database } from './db/client';
-import { JOB_SCHEMAS, type JobSchemas } from './jobs/job-map';
+import { JOB_SCHEMAS, SCHEDULES, type JobSchemas } from './jobs/job-map';
+import { purgeExpiredContent } from './modules/retention/retention.service';
 import { createJobQueue, type JobHandlers } from './jobs/queue';
 import { createLogger } from './lib/logger';
 import { createJobEventBus } from './modules/tool-jobs/job-events';
@@ -43,9 +44,11 @@ export interface ContextOverrides {
   payments?: PaymentsProvider | null;
 }
 
-/** One handler per tool, keyed by the tool's job name (the kernel's generic handler). */
+/** One handler per tool, keyed by the tool's job name (the kernel's generic handler), and the system jobs. */
 function toolHandlers(services: AppServices): JobHandlers {
-  const handlers: JobHandlers = {};
+  const handlers: JobHandlers = {
+    'retention-purge': { expireInSeconds: 3600, handle: async () => void (await purgeExpiredContent(services)) },
+  };
   for (const tool of services.tools) {
     if (handlers[tool.jobName]) throw new Error(`two tools share the job name ${tool.jobName}`);
     Object.assign(handlers, { [tool.jobName]: toolJobHandler(services, tool, services.log) });
@@ -84,6 +87,8 @@ export async function createContext(config: AppConfig, overrides: ContextOverrid
       defaultExpireInSeconds: config.workers.jobTimeoutSeconds,
       log,
     });
+    const schemas = overrides.jobSchemas ?? JOB_SCHEMAS;
+    for (const s of SCHEDULES) if (s.name in schemas) await queue.schedule(s.name, s.cron);
     return { ...services, queue };
   } catch (err) {
     await database.close();

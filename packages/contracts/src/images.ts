@@ -136,6 +136,8 @@ export const HistoryImageSchema = z.object({
   input: z.record(z.string(), z.unknown()).nullable(),
   created_at: z.string(),
   updated_at: z.string(),
+  /** Set when the files were deleted 30 days after processing (002 §9): the page shows 'expired', not a broken image. */
+  expired_at: z.string().nullable().optional(),
 });
 export type HistoryImage = z.infer<typeof HistoryImageSchema>;
 

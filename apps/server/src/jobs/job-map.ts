@@ -19,6 +19,8 @@ export interface JobMap {
   upscale: ToolJobPayload;
   /** Face edit: inpainting of a masked region (history source 'face_edit'). */
   'face-edit': ToolJobPayload;
+  /** Hourly (pg-boss schedule): delete content 30 days after processing (002 §9, issue 13). */
+  'retention-purge': Record<string, never>;
 }
 
 export type JobName = keyof JobMap & string;
@@ -34,4 +36,8 @@ export type JobSchemas = { [N in JobName]?: z.ZodType<JobMap[N]> };
 export const JOB_SCHEMAS = {
   upscale: ToolJobPayloadSchema,
   'face-edit': ToolJobPayloadSchema,
+  'retention-purge': z.object({}).strict() as z.ZodType<Record<string, never>>,
 } satisfies JobSchemas;
+
+/** System jobs on a schedule (cron, UTC): name → cron. */
+export const SCHEDULES: { name: JobName; cron: string }[] = [{ name: 'retention-purge', cron: '23 * * * *' }];

@@ -34,6 +34,8 @@ export interface JobQueue {
    *   than leave paid jobs of that name waiting forever [Immich].
    */
   startWorkers(opts: { concurrency: number; pollingIntervalSeconds?: number }): Promise<void>;
+  /** Registers (or updates) a cron schedule (UTC) that sends `name` with an empty payload; idempotent. */
+  schedule(name: JobName, cron: string): Promise<void>;
   /** The queue's view of a job: state (created, retry, active, completed, expired, cancelled, failed) and start time; null when unknown. */
   jobInfo(name: JobName, id: string): Promise<{ state: string; startedOn: Date | null } | null>;
   /**
@@ -111,6 +113,10 @@ export async function createJobQueue(
       const missing = names.filter((n) => typeof handlers[n]?.handle !== 'function');
       if (missing.length) throw new Error(`refusing to start workers: no handler for job ${missing.join(', ')}`);
       for (const name of names) await work(name, handlers[name]!, concurrency, pollingIntervalSeconds);
+    },
+    async schedule(name, cron) {
+      schemaOf(name);
+      await boss.schedule(name, cron, {}, { tz: 'UTC', retryLimit: 0, expireInSeconds: expireOf(name) });
     },
     async jobInfo(name, id) {
       const job = await boss.getJobById(name, id, { includeArchive: true });

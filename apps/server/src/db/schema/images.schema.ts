@@ -16,7 +16,8 @@ export const uploads = pgTable(
     key: text('key').notNull(),
     incomingKey: text('incoming_key'),
     kind: text('kind').notNull(),
-    status: text('status', { enum: ['pending', 'confirmed', 'rejected'] }).notNull(),
+    /** `expired`: deleted by the retention job 30 days after processing (002 §9). */
+    status: text('status', { enum: ['pending', 'confirmed', 'rejected', 'expired'] }).notNull(),
     mime: text('mime').notNull(),
     bytes: integer('bytes').notNull(),
     sha256: text('sha256'),
@@ -69,6 +70,8 @@ export const images = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
+    /** When the retention job deleted its files (002 §9: 30 days after processing); the row stays as history. */
+    expiredAt: timestamp('expired_at', { withTimezone: true }),
   },
   (t) => [uniqueIndex('images_job_id_uq').on(t.jobId), index('images_user_source_idx').on(t.userId, t.source, t.createdAt), index('images_status_idx').on(t.status)],
 );

@@ -31,6 +31,7 @@ export async function presentHistoryImage(ctx: AppContext, row: ImageRow): Promi
     input: (row.input as Record<string, unknown> | null) ?? null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
+    expired_at: row.expiredAt?.toISOString() ?? null,
   };
 }
 

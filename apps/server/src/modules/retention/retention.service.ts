@@ -1,0 +1,72 @@
+import { and, eq, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
+import type { AppServices } from '../../context';
+import { images, uploads } from '../../db/schema';
+
+/** Uploaded content and results are kept this long after processing (002 §9, privacy policy). */
+export const RETENTION_DAYS = 30;
+
+export interface RetentionResult {
+  /** Result files deleted (their rows marked expired). */
+  results: number;
+  /** Uploaded originals deleted (their uploads marked expired). */
+  originals: number;
+}
+
+/**
+ * Deletes what the privacy policy promises to delete (issue 13): job results RETENTION_DAYS after
+ * their job ended, and uploaded originals RETENTION_DAYS after their last job ended (or after upload,
+ * when no job used them). Storage first, then the row (`expired_at` / status `expired`), batch by batch:
+ * a run stopped half-way leaves rows that the next run finishes (deleting a missing file is a no-op),
+ * and a second run over done rows changes nothing. History rows stay, shown as expired.
+ * @param opts.now the clock (tests); @param opts.batch rows per step
+ */
+export async function purgeExpiredContent(ctx: Pick<AppServices, 'database' | 'storage' | 'log'>, opts: { now?: Date; batch?: number } = {}): Promise<RetentionResult> {
+  const db = ctx.database.db;
+  const now = opts.now ?? new Date();
+  const cutoff = new Date(now.getTime() - RETENTION_DAYS * 86_400_000);
+  const batch = opts.batch ?? 200;
+  const out: RetentionResult = { results: 0, originals: 0 };
+
+  // 1. Results of jobs that ended before the cutoff.
+  for (;;) {
+    const rows = await db
+      .select({ id: images.id, resultKey: images.resultKey })
+      .from(images)
+      .where(and(isNull(images.expiredAt), ne(images.status, 'processing'), lt(sql`coalesce(${images.completedAt}, ${images.updatedAt})`, cutoff)))
+      .limit(batch);
+    if (!rows.length) break;
+    for (const r of rows) {
+      if (r.resultKey) await ctx.storage.delete(r.resultKey).catch((err: unknown) => ctx.log.warn({ err, id: r.id }, 'retention: result delete failed'));
+    }
+    await db.update(images).set({ resultKey: null, expiredAt: now }).where(inArray(images.id, rows.map((r) => r.id)));
+    out.results += rows.length;
+    if (rows.length < batch) break;
+  }
+
+  // 2. Originals uploaded before the cutoff that no job used after it (and none is still running).
+  for (;;) {
+    const rows = await db
+      .select({ id: uploads.id, key: uploads.key })
+      .from(uploads)
+      .where(
+        and(
+          eq(uploads.status, 'confirmed'),
+          lt(uploads.createdAt, cutoff),
+          sql`not exists (select 1 from ${images} i where i.original_key = ${uploads.key}
+                and (i.status = 'processing' or coalesce(i.completed_at, i.updated_at) >= ${cutoff}))`,
+        ),
+      )
+      .limit(batch);
+    if (!rows.length) break;
+    for (const r of rows) await ctx.storage.delete(r.key).catch((err: unknown) => ctx.log.warn({ err, id: r.id }, 'retention: original delete failed'));
+    const keys = rows.map((r) => r.key);
+    await db.update(images).set({ originalKey: null, expiredAt: sql`coalesce(${images.expiredAt}, ${now})` }).where(inArray(images.originalKey, keys));
+    await db.update(uploads).set({ status: 'expired' }).where(inArray(uploads.id, rows.map((r) => r.id)));
+    out.originals += rows.length;
+    if (rows.length < batch) break;
+  }
+  if (out.results || out.originals) ctx.log.info(out, 'retention: expired content deleted');
+  return out;
+}
+
+
