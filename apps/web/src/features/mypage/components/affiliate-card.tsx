@@ -26,7 +26,7 @@ export function AffiliateCard() {
     <section className="card mypage-card mypage-affiliate" aria-labelledby="mypage-affiliate-title" data-testid="mypage-affiliate">
       <div className="mypage-affiliate-main">
         <h2 id="mypage-affiliate-title">{t('mypage.affiliate.title')}</h2>
-        <p className="mypage-affiliate-reward" data-testid="mypage-affiliate-reward">
+        <p className="mypage-affiliate-reward" data-testid="mypage-affiliate-sentence">
           {t('affiliate.reward')}
         </p>
         <AffiliateLinkBox testIdPrefix="mypage-affiliate" active={enabled} />

@@ -37,10 +37,12 @@ export function MyPage() {
       </header>
       {paymentSuccess ? <PaymentBanner onClose={closeBanner} /> : null}
       <div className="mypage-top">
-        <ProfileCard user={user} />
+        <div className="mypage-col">
+          <ProfileCard user={user} />
+          <SubscriptionBlock className="mypage-sub" />
+        </div>
         <CreditsCard user={user} />
       </div>
-      <SubscriptionBlock className="mypage-sub" />
       <AffiliateCard />
       <HistorySection userId={user.id} />
       <CreditHistory />
