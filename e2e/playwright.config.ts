@@ -53,6 +53,10 @@ export default defineConfig({
       // every spec signs up from 127.0.0.1; the limits themselves are tested in apps/server
       SIGNUP_MAX_PER_IP: '1000',
       SIGNUP_MAX_PER_DOMAIN: '1000',
+      // Hops from 127.0.0.1/::1 may name the client in X-Forwarded-For. Only a spec that sends the header
+      // on purpose is affected (mypage.spec: a referred visitor must not share the sharer's address, or
+      // the self-referral rule refuses the reward); every other request still counts as 127.0.0.1.
+      TRUST_PROXY: 'loopback',
     },
   },
 });

@@ -37,3 +37,18 @@ export async function shot(page: Page, name: string) {
   fs.mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
 }
+
+/** Pays on the sandbox hosted checkout page the pricing page sent the browser to (test card 4242…). */
+export async function payOnSandbox(page: Page) {
+  await expect(page).toHaveURL(/\/sandbox\/checkout\/[^/?#]+/);
+  await expect(page.locator('input[name="card"]')).toHaveValue(/4242\s?4242\s?4242\s?4242/);
+  await page.getByTestId('sandbox-pay').click();
+}
+
+/** The success page after a completed checkout (it counts 5 s down to home, so check it at once). */
+export async function expectPaymentSuccess(page: Page, granted: string) {
+  await expect(page).toHaveURL(/\/payment\/success\?checkout=/);
+  await expect(page.getByTestId('payment-success')).toBeVisible();
+  await expect(page.getByTestId('payment-granted')).toContainText(granted);
+  await expect(page.getByTestId('payment-countdown')).toBeVisible();
+}

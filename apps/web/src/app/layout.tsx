@@ -1,4 +1,5 @@
 import { Outlet, ScrollRestoration } from 'react-router';
+import { AffiliateClickTracker } from './affiliate-click';
 import { CommunityButton } from './community-button';
 import { DocumentTitle } from './document-title';
 import { Footer } from './footer';
@@ -7,11 +8,12 @@ import { LocaleSync } from './locale-sync';
 import { SessionExpiredModal } from './session-expired-modal';
 import './styles/layout.css';
 
-/** The shell: header, page, footer, floating community button, session-expired modal. */
+/** The shell: header, page, footer, floating community button, session-expired modal, share-link arrivals. */
 export function Layout() {
   return (
     <div className="app-shell">
       <LocaleSync />
+      <AffiliateClickTracker />
       <DocumentTitle />
       <Header />
       <main className="app-main" id="main">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatNumber, formatSeoulDate, formatUsd } from './format';
+import { formatNumber, formatSeoulDate, formatSeoulDateTime, formatSignedNumber, formatUsd } from './format';
 
 describe('display formats', () => {
   it('shows dates as the calendar day in Asia/Seoul', () => {
@@ -16,5 +16,15 @@ describe('display formats', () => {
     expect(formatNumber(14500, 'en')).toBe('14,500');
     expect(formatUsd(9)).toBe('$9');
     expect(formatUsd(9.5)).toBe('$9.50');
+  });
+  it('shows date and time in Asia/Seoul with the zone named', () => {
+    expect(formatSeoulDateTime('2026-11-23T15:30:00Z', 'ko')).toBe('2026년 11월 24일 00:30 KST');
+    expect(formatSeoulDateTime('2026-11-23T15:30:00Z', 'en')).toBe('Nov 24, 2026, 00:30 KST');
+    expect(formatSeoulDateTime('nope', 'en')).toBe('');
+  });
+  it('signs numbers with a true minus', () => {
+    expect(formatSignedNumber(1500, 'en')).toBe('+1,500');
+    expect(formatSignedNumber(-80, 'ko')).toBe('\u221280');
+    expect(formatSignedNumber(0, 'ko')).toBe('0');
   });
 });

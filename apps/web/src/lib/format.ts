@@ -23,3 +23,28 @@ export function formatNumber(n: number, locale: Locale): string {
 export function formatUsd(amount: number): string {
   return Number.isInteger(amount) ? `$${amount}` : `$${amount.toFixed(2)}`;
 }
+
+/**
+ * An ISO instant as date and 24-hour time in Asia/Seoul with the zone named ('2026년 5월 3일 15:04 KST' /
+ * 'May 3, 2026, 15:04 KST'); '' when invalid. Korea keeps no daylight saving time, so KST is exact.
+ */
+export function formatSeoulDateTime(iso: string, locale: Locale): string {
+  const t = Date.parse(iso);
+  if (!Number.isFinite(t)) return '';
+  const text = new Intl.DateTimeFormat(intlLocale(locale), {
+    timeZone: DISPLAY_TIME_ZONE,
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(t);
+  return `${text} KST`;
+}
+
+/** A signed whole number ('+1,500', '−80', '0'), with a true minus sign. */
+export function formatSignedNumber(n: number, locale: Locale): string {
+  if (n === 0) return '0';
+  return `${n > 0 ? '+' : '−'}${formatNumber(Math.abs(n), locale)}`;
+}

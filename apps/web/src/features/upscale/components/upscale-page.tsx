@@ -15,6 +15,7 @@ import { useNavigate } from 'react-router';
 import { useSession } from '../../../lib/session';
 import { notify } from '../../../lib/toast';
 import { useLocale } from '../../../lib/use-locale';
+import { ShareLinkButton } from '../../../shared/affiliate';
 import {
   FullscreenCompare,
   HistoryList,
@@ -210,9 +211,12 @@ export function UpscalePage() {
           <h1>{t('upscale.title')}</h1>
           <p className="upscale-sub">{t('upscale.subtitle')}</p>
         </div>
-        <button type="button" className="btn btn-secondary btn-sm" onClick={() => setDialog('guide')} data-testid="upscale-guide-button">
-          {t('upscale.guide.button')}
-        </button>
+        <div className="upscale-head-actions">
+          <ShareLinkButton testIdPrefix="upscale" />
+          <button type="button" className="btn btn-secondary btn-sm" onClick={() => setDialog('guide')} data-testid="upscale-guide-button">
+            {t('upscale.guide.button')}
+          </button>
+        </div>
       </div>
 
       <div className="upscale-layout">

@@ -1,0 +1,158 @@
+import type { HistoryImage } from '@dewy/contracts';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { Icon } from '../../../components/ui/icons';
+import { Tabs } from '../../../components/ui/tabs';
+import { formatSeoulDateTime } from '../../../lib/format';
+import { useLocale } from '../../../lib/use-locale';
+import { DownloadButton, FullscreenCompare, useImageDownload } from '../../../shared/tool-job';
+import { useMergedHistory } from '../hooks/use-merged-history';
+import { HISTORY_TABS, type HistoryTab } from '../lib/history-tabs';
+
+/**
+ * The history tabs of My Page (001 §2/§4/§7/§8): Retouch, Generate, Image Edit and Face Edit, each
+ * listing completed items only, 25 first and 5 per "load more", with thumbnails (a broken one shows a
+ * placeholder), the date in Asia/Seoul, download, and a fullscreen before/after viewer. A tab loads
+ * when first opened. Tools not built yet say so; their tabs fill in once the history holds rows.
+ */
+export function HistorySection({ userId }: { userId: number }) {
+  const { t } = useTranslation();
+  const [tab, setTab] = useState<HistoryTab['id']>('retouch');
+  const [opened, setOpened] = useState<ReadonlySet<string>>(() => new Set(['retouch']));
+  const select = (value: string) => {
+    setTab(value as HistoryTab['id']);
+    setOpened((prev) => (prev.has(value) ? prev : new Set([...prev, value])));
+  };
+  return (
+    <section className="card mypage-card mypage-history" aria-labelledby="mypage-history-title" data-testid="mypage-history">
+      <h2 id="mypage-history-title">{t('mypage.history.title')}</h2>
+      <Tabs
+        className="mypage-tabs"
+        label={t('mypage.history.tabsLabel')}
+        value={tab}
+        onValueChange={select}
+        items={HISTORY_TABS.map((h) => ({
+          value: h.id,
+          label: t(`mypage.history.tab.${h.id}`),
+          testId: `mypage-history-tab-${h.id}`,
+          content: <HistoryPanel tab={h} userId={userId} active={opened.has(h.id)} />,
+        }))}
+      />
+    </section>
+  );
+}
+
+function HistoryPanel({ tab, userId, active }: { tab: HistoryTab; userId: number; active: boolean }) {
+  const { t } = useTranslation();
+  const { lp, locale } = useLocale();
+  const history = useMergedHistory(userId, tab.sources, active);
+  const [viewing, setViewing] = useState<HistoryImage | null>(null);
+  const viewer = useImageDownload();
+
+  if (history.loading) {
+    return (
+      <div className="mypage-history-state" aria-busy="true" data-testid={`mypage-history-${tab.id}-loading`}>
+        <div className="spinner" />
+      </div>
+    );
+  }
+
+  if (history.items.length === 0) {
+    return (
+      <div className="mypage-history-state mypage-history-empty" data-testid={`mypage-history-${tab.id}-empty`}>
+        {tab.toolPath ? null : <span className="ui-badge ui-badge-muted">{t('mypage.history.soon')}</span>}
+        <p>{t(`mypage.history.empty.${tab.id}`)}</p>
+        {tab.toolPath ? (
+          <Link className="btn btn-primary btn-sm" to={lp(tab.toolPath)}>
+            {t('mypage.history.startTool')}
+          </Link>
+        ) : null}
+      </div>
+    );
+  }
+
+  const toolName = t(`mypage.history.tab.${tab.id}`);
+  return (
+    <div data-testid={`mypage-history-${tab.id}`}>
+      <ul className="mypage-history-grid">
+        {history.items.map((item) => (
+          <HistoryCard key={item.id} item={item} toolName={toolName} onOpen={() => setViewing(item)} />
+        ))}
+      </ul>
+      {history.canLoadMore || history.loadingMore ? (
+        <div className="mypage-more">
+          <button
+            type="button"
+            className="btn btn-secondary"
+            onClick={history.loadMore}
+            disabled={history.loadingMore}
+            aria-busy={history.loadingMore}
+            data-testid={`mypage-history-${tab.id}-more`}
+          >
+            {history.loadingMore ? t('mypage.history.loadingMore') : t('mypage.history.loadMore')}
+          </button>
+        </div>
+      ) : null}
+      {viewing?.image_url ? (
+        <FullscreenCompare
+          testIdPrefix="mypage-history"
+          open
+          onOpenChange={(open) => {
+            if (!open) setViewing(null);
+          }}
+          title={t('mypage.history.viewerTitle', { date: formatSeoulDateTime(viewing.created_at, locale) })}
+          before={viewing.original_image_url ?? viewing.image_url}
+          after={viewing.image_url}
+          afterAlt={t('mypage.history.resultAlt')}
+          actions={
+            <DownloadButton
+              downloading={viewer.downloading}
+              onDownload={() => {
+                if (viewing.image_url) void viewer.download(viewing.image_url);
+              }}
+              testId="mypage-history-viewer-download"
+            />
+          }
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function HistoryCard({ item, toolName, onOpen }: { item: HistoryImage; toolName: string; onOpen: () => void }) {
+  const { t } = useTranslation();
+  const { locale } = useLocale();
+  const { downloading, download } = useImageDownload();
+  const [broken, setBroken] = useState(false);
+  const thumb = item.thumbnail_url ?? item.image_url;
+  const date = formatSeoulDateTime(item.created_at, locale);
+  const unavailable = broken || !thumb || !item.image_url;
+  return (
+    <li className="mypage-history-card" data-testid="mypage-history-item" data-history-id={item.id} data-source={item.source}>
+      <button
+        type="button"
+        className="mypage-history-thumb"
+        onClick={onOpen}
+        disabled={unavailable}
+        aria-label={`${t('mypage.history.view')}: ${t('mypage.history.itemLabel', { tool: toolName, date })}`}
+        data-testid="mypage-history-open"
+      >
+        {unavailable ? (
+          <span className="mypage-history-broken" data-testid="mypage-history-broken">
+            <Icon name="warning" size={22} />
+            {t('mypage.history.broken')}
+          </span>
+        ) : (
+          <img src={thumb} alt="" loading="lazy" decoding="async" onError={() => setBroken(true)} />
+        )}
+      </button>
+      <div className="mypage-history-meta">
+        <time dateTime={item.created_at}>{date}</time>
+        {item.image_url ? (
+          <DownloadButton downloading={downloading} onDownload={() => void download(item.image_url!)} testId="mypage-history-download" className="btn btn-ghost btn-sm mypage-history-dl" />
+        ) : null}
+      </div>
+    </li>
+  );
+}
