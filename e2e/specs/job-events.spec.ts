@@ -103,6 +103,10 @@ test('progress events fill the bar and a completed event shows the result at onc
     });
     observer.observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-state'] });
   });
+  // Push the completion right after a scheduled poll: the next one is seconds away (2, 4, 8 s…), so no
+  // poll can race the push (a poll landing between the push's send and its handling would settle it).
+  const polls = statusCalls.length;
+  await expect.poll(() => statusCalls.length, { timeout: 20_000 }).toBeGreaterThan(polls);
   pending.push(JSON.stringify({ type: 'status', jobId, source: 'upscale', status: 'completed' }));
   await expect(stage).toHaveAttribute('data-state', 'completed', { timeout: 5000 });
   await expect(stage).toHaveAttribute('data-settled-via', 'push');
