@@ -8,13 +8,15 @@ export const UserSchema = z.object({
   email: z.string(),
   nickname: z.string(),
   plan: z.enum(PLANS),
-  /** One-time + subscription credits. */
+  /** One-time + bonus + subscription credits. */
   credits: z.number().int(),
   /** Alias of credits kept for pages written against `balance`. */
   balance: z.number().int(),
   one_time_credits: z.number().int(),
   subscription_credits: z.number().int(),
   bonus_credits: z.number().int(),
+  /** Credits a refund could not take back (already spent); the next grants settle it first (decision 012). */
+  credit_debt: z.number().int(),
   cancelled_at: z.string().nullable(),
   subscription_end_date: z.string().nullable(),
   next_renewal_date: z.string().nullable(),

@@ -15,6 +15,7 @@ export function presentUser(u: UserRow): User {
     one_time_credits: u.oneTimeCredits,
     subscription_credits: u.subscriptionCredits,
     bonus_credits: u.bonusCredits,
+    credit_debt: u.creditDebt,
     cancelled_at: u.cancelledAt?.toISOString() ?? null,
     subscription_end_date: u.subscriptionEndDate?.toISOString() ?? null,
     next_renewal_date: u.nextRenewalDate?.toISOString() ?? null,

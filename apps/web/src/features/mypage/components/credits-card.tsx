@@ -41,6 +41,11 @@ export function CreditsCard({ user }: { user: User }) {
           </li>
         ))}
       </ul>
+      {user.credit_debt > 0 ? (
+        <p className="mypage-debt" role="note" data-testid="mypage-credit-debt">
+          {t('mypage.credits.debt', { count: user.credit_debt, amount: formatNumber(user.credit_debt, locale) })}
+        </p>
+      ) : null}
       <p className="mypage-note">{t('mypage.credits.order')}</p>
       <div className="mypage-card-foot">
         <Link className="btn btn-primary btn-sm" to={`${lp('/pricing')}?tab=credits`} data-testid="mypage-buy-credits">

@@ -27,6 +27,7 @@ function testUser(over: Partial<User> = {}): User {
     one_time_credits: 0,
     subscription_credits: 0,
     bonus_credits: 300,
+    credit_debt: 0,
     cancelled_at: null,
     subscription_end_date: null,
     next_renewal_date: null,
