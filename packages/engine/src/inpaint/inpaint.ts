@@ -1,21 +1,27 @@
 import type { RgbImage } from '../io/image-io';
 import { dilateDisc, maskBounds, type Rect } from './mask-input';
-import { meanDistance, patchMatchSweep, randomNnf, refreshDistances, upsampleNnf, vote } from './patch-match';
+import { patchMatchSweep, randomNnf, refreshDistances, upsampleNnf, vote } from './patch-match';
 import { poissonFill } from './poisson';
-import { downsample, makeLevel, onionFill, type Level } from './pyramid';
+import { downsample, makeLevel, onionFill, refreshMatch, upsampleHole, type Level } from './pyramid';
 import { createRng } from './rng';
 
 /** Patch side 7 (radius 3), as in the PatchMatch paper's experiments. */
 export const PATCH_RADIUS = 3;
 
 /**
- * Knobs of the synthesis, in one place (measured on the fixtures and the 1500² bench, see README):
+ * Knobs of the synthesis, in one place (chosen by looking at fills on the fixture portraits and timing
+ * the 1500² bench; see the README):
  * - `coarseEm`/`coarseSweeps`: EM iterations and PatchMatch sweeps per iteration at the coarsest level,
- *   where the random field starts; `midEm`/`midSweeps` between; `fineEm`/`fineSweeps` at full size.
+ *   where the random field starts; `midEm`/`midSweeps` between; `nearEm`/`nearSweeps` at the level just
+ *   below full size (a quarter of its pixels, so the most expensive mid level); `fineEm`/`fineSweeps`
+ *   at full size, which starts from the upsampled field and needs little search.
  * - `copyLevels`: levels ≤ this rebuild the image by copying each pixel from its own patch's source
  *   (centre vote) instead of averaging all covering patches: averaging blurs skin texture away.
  * - `coherence`: at those levels a source that does not continue a neighbour's source costs this
  *   fraction of the mean patch distance extra, so copies come in larger coherent pieces.
+ * - `blurMatch`: at those levels patches are compared on a lightly blurred image (see refreshMatch).
+ * - `meanWeight`: below the coarsest level, the weight of the mean-colour difference in the patch
+ *   distance; votes shift sources by it (bias compensation, see patch-match.ts).
  * - `marginFactor`/`minMargin`: the window is the grown mask's bounding box plus
  *   max(minMargin, marginFactor × its larger side) on each side.
  * - `poissonLowPass`: radius of the low-pass on the gradient-domain correction (0 = raw Poisson).
@@ -23,12 +29,15 @@ export const PATCH_RADIUS = 3;
 export const INPAINT_TUNING = {
   coarseEm: 8, coarseSweeps: 4,
   midEm: 3, midSweeps: 2,
+  nearEm: 2, nearSweeps: 1,
   fineEm: 2, fineSweeps: 1,
-  copyLevels: 1,
+  copyLevels: 0,
   coherence: 1,
-  marginFactor: 0.6, minMargin: 32,
+  blurMatch: true,
+  meanWeight: 0.5,
+  marginFactor: 1, minMargin: 32,
   poissonLowPass: 1,
-};
+} as const;
 
 /**
  * How far the painted mask is grown before filling, in pixels: max(2, round(0.0015 · (w + h))), i.e.
@@ -150,28 +159,36 @@ export async function inpaintRgb(img: RgbImage, mask: Uint8Array, opts: InpaintO
   progress('inpaint', 0);
   for (let l = L; l >= 0; l--) {
     const lv = levels[l]!;
-    const copy = l <= T.copyLevels;
+    const tLevel = performance.now();
+    const copy = l <= T.copyLevels && (l < L || L === 0);
+    lv.meanWeight = l < L ? T.meanWeight : 1;
     if (acc.length !== lv.w * lv.h * 3) { acc = new Int32Array(lv.w * lv.h * 3); cnt = new Int32Array(lv.w * lv.h); }
-    if (l < L) { upsampleNnf(levels[l + 1]!, lv, rng); vote(lv, acc, cnt, copy); }
-    const em = l === L ? T.coarseEm : l === 0 ? T.fineEm : T.midEm;
-    const sweeps = l === L ? T.coarseSweeps : l === 0 ? T.fineSweeps : T.midSweeps;
+    if (l < L) {
+      const coarse = levels[l + 1]!;
+      upsampleNnf(coarse, lv, rng);
+      upsampleHole(coarse, lv);
+      refreshMatch(lv, copy && T.blurMatch);
+      vote(lv, acc, cnt, copy);
+    }
+    const near = l === 1 && L > 1;
+    const em = l === L ? T.coarseEm : l === 0 ? T.fineEm : near ? T.nearEm : T.midEm;
+    const sweeps = l === L ? T.coarseSweeps : l === 0 ? T.fineSweeps : near ? T.nearSweeps : T.midSweeps;
     for (let e = 0; e < em; e++) {
-      refreshDistances(lv);
-      const penalty = copy ? Math.round(T.coherence * meanDistance(lv)) : 0;
-      if (penalty > 0) refreshDistances(lv, penalty);
+      refreshMatch(lv, copy && T.blurMatch);
+      const penalty = refreshDistances(lv, copy ? T.coherence : 0);
       for (let s = 0; s < sweeps; s++) patchMatchSweep(lv, rng, (e * sweeps + s) % 2 === 0, penalty);
       vote(lv, acc, cnt, copy);
       progress('inpaint', (done + (lv.targets.length * (e + 1)) / em) / totalWork);
       await checkpoint(opts.signal);
     }
     done += lv.targets.length;
+    timings[`level${l}`] = Math.round(performance.now() - tLevel);
   }
   lap('synthesis');
 
   progress('blend', 0);
   const lv0 = levels[0]!;
-  if (T.copyLevels < 0) vote(lv0, acc, cnt, true); // level 0 averaged: copy once for the gradient step
-  const fill = poissonFill(lv0.img, hole, lv0.nnf, w, h, T.poissonLowPass);
+  const fill = poissonFill(lv0.img, hole, lv0.nnf, lv0.bias, w, h, T.poissonLowPass);
   await checkpoint(opts.signal);
   lap('blend');
 

@@ -7,6 +7,12 @@ import type { Rng } from './rng';
  * target patch (touching the hole) to a legal source patch (all known pixels), improved by propagation
  * from scanline neighbours and by random search at exponentially shrinking radii. Integer SSD over RGB
  * with early termination; no allocation per pixel.
+ *
+ * Bias compensation (the "gain and bias" of Darabi et al. 2012, "Image melding", bias only): on levels
+ * with `meanWeight` < 1 the difference of the two patches' mean colours counts only that much, and votes
+ * shift each source by it, so a source is picked for its texture and shape and pasted at the colour
+ * the target already has. Colour then comes from the coarse levels (where the hole is small and its
+ * colours follow the border) instead of drifting with whatever sources the fine levels pick.
  */
 
 /** SSD between the patches centred at t and s (pixel indices), stopping once it reaches `limit`. */
@@ -22,6 +28,18 @@ export function patchSsd(img: Uint8Array, w: number, r: number, t: number, s: nu
     ti += stride; si += stride;
   }
   return sum;
+}
+
+/**
+ * Patch distance on `lv.match`: SSD, minus (1 − meanWeight) of the part explained by the mean-colour
+ * difference (n·|Δμ|² per channel) when the level compensates bias. Stops early past `limit`.
+ */
+function distance(lv: Level, t: number, s: number, limit: number): number {
+  if (lv.meanWeight >= 1) return patchSsd(lv.match, lv.w, lv.r, t, s, limit);
+  const sums = lv.sums, n = (2 * lv.r + 1) * (2 * lv.r + 1);
+  const d0 = sums[t * 3]! - sums[s * 3]!, d1 = sums[t * 3 + 1]! - sums[s * 3 + 1]!, d2 = sums[t * 3 + 2]! - sums[s * 3 + 2]!;
+  const corr = ((1 - lv.meanWeight) * (d0 * d0 + d1 * d1 + d2 * d2)) / n;
+  return patchSsd(lv.match, lv.w, lv.r, t, s, limit + corr) - corr;
 }
 
 /** True when source `c` for target `t` continues a 4-neighbour's source (same offset: a coherent copy). */
@@ -57,43 +75,50 @@ export function upsampleNnf(coarse: Level, fine: Level, rng: Rng): void {
   }
 }
 
-/** Recomputes every target's distance (the image changed since the field was found). */
-export function refreshDistances(lv: Level, penalty = 0): void {
-  const { img, w, r, targets, nnf, dist } = lv;
+/**
+ * Recomputes every target's distance (the image changed since the field was found). With `coherence`
+ * > 0, a target whose source continues no neighbour's source is charged that fraction of the mean
+ * distance extra; returns that penalty (0 without coherence) for the sweeps to use.
+ */
+export function refreshDistances(lv: Level, coherence = 0): number {
+  const { w, targets, nnf, dist } = lv;
+  let sum = 0;
   for (let k = 0; k < targets.length; k++) {
     const t = targets[k]!;
-    const s = nnf[t]!;
-    dist[t] = patchSsd(img, w, r, t, s, 0x7fffffff) + (penalty > 0 && !coherent(nnf, w, t, s) ? penalty : 0);
+    const d = distance(lv, t, nnf[t]!, Infinity);
+    dist[t] = d;
+    sum += d;
   }
-}
-
-/** Mean patch distance of the current field (the scale for the coherence penalty). */
-export function meanDistance(lv: Level): number {
-  let s = 0;
-  for (let k = 0; k < lv.targets.length; k++) s += lv.dist[lv.targets[k]!]!;
-  return lv.targets.length > 0 ? s / lv.targets.length : 0;
+  if (coherence <= 0 || targets.length === 0) return 0;
+  const penalty = Math.round((coherence * sum) / targets.length);
+  for (let k = 0; k < targets.length; k++) {
+    const t = targets[k]!;
+    if (!coherent(nnf, w, t, nnf[t]!)) dist[t] = dist[t]! + penalty;
+  }
+  return penalty;
 }
 
 /**
  * One PatchMatch sweep: scanline order when `forward`, reverse otherwise. Each target tries its
  * neighbours' sources shifted by one pixel (propagation), then random sources around its best within a
- * radius that starts at the window size and halves down to 1 (random search).
+ * radius that starts at the window size and halves down to 1 (random search). With `penalty` > 0 a
+ * random candidate that continues no neighbour's source costs that much more (coherence).
  */
-export function patchMatchSweep(lv: Level, rng: Rng, forward: boolean, penalty = 0, maxRadiusCap = Infinity): void {
-  const { img, w, h, r, targets, valid, nnf, dist } = lv;
+export function patchMatchSweep(lv: Level, rng: Rng, forward: boolean, penalty = 0): void {
+  const { w, h, r, targets, valid, nnf, dist } = lv;
   const n = targets.length, step = forward ? 1 : -1, dn = forward ? -1 : 1;
-  const maxRadius = Math.min(maxRadiusCap, Math.max(w, h));
+  const maxRadius = Math.max(w, h);
   for (let k = forward ? 0 : n - 1; k >= 0 && k < n; k += step) {
     const t = targets[k]!;
     const tx = t % w;
     let best = nnf[t]!, bd = dist[t]!;
-    // propagation from the left/right and upper/lower neighbour
+    // propagation from the left/right and upper/lower neighbour (coherent by construction)
     if (tx + dn >= 0 && tx + dn < w) {
       const q = nnf[t + dn]!;
       if (q >= 0) {
         const c = q - dn, cx = c % w;
         if (cx >= r && cx < w - r && valid[c] && c !== best) {
-          const d = patchSsd(img, w, r, t, c, bd);
+          const d = distance(lv, t, c, bd);
           if (d < bd) { bd = d; best = c; }
         }
       }
@@ -104,7 +129,7 @@ export function patchMatchSweep(lv: Level, rng: Rng, forward: boolean, penalty =
       if (q >= 0) {
         const c = q - dn * w;
         if (c >= 0 && c < w * h && valid[c] && c !== best) {
-          const d = patchSsd(img, w, r, t, c, bd);
+          const d = distance(lv, t, c, bd);
           if (d < bd) { bd = d; best = c; }
         }
       }
@@ -112,7 +137,6 @@ export function patchMatchSweep(lv: Level, rng: Rng, forward: boolean, penalty =
     // random search around the current best
     const bx = best % w, by = (best - bx) / w;
     for (let rad = maxRadius; rad >= 1; rad >>= 1) {
-      if (penalty > 0 && bd <= penalty) break;
       let sx = bx + rng.int(2 * rad + 1) - rad, sy = by + rng.int(2 * rad + 1) - rad;
       sx = sx < r ? r : sx >= w - r ? w - r - 1 : sx;
       sy = sy < r ? r : sy >= h - r ? h - r - 1 : sy;
@@ -120,7 +144,7 @@ export function patchMatchSweep(lv: Level, rng: Rng, forward: boolean, penalty =
       if (c === best || !valid[c]) continue;
       const pen = penalty > 0 && !coherent(nnf, w, t, c) ? penalty : 0;
       if (pen >= bd) continue;
-      const d = patchSsd(img, w, r, t, c, bd - pen) + pen;
+      const d = distance(lv, t, c, bd - pen) + pen;
       if (d < bd) { bd = d; best = c; }
     }
     nnf[t] = best; dist[t] = bd;
@@ -129,37 +153,61 @@ export function patchMatchSweep(lv: Level, rng: Rng, forward: boolean, penalty =
 
 /**
  * Voting (Wexler, Shechtman, Irani 2007, "Space-time completion of video"): each hole pixel becomes the
- * mean of the pixels that the sources of all target patches covering it put there. With a coherent
- * field the votes agree and texture is copied unblurred. `acc` (w·h·3) and `cnt` (w·h) are scratch.
+ * mean of the pixels that the sources of all target patches covering it put there (each source shifted
+ * by its bias on compensating levels). `acc` (w·h·3) and `cnt` (w·h) are scratch.
  * With `copy` each hole pixel instead takes the centre pixel of its own patch's source (no averaging),
- * which keeps texture where the field is incoherent; seams are left to the gradient-domain step.
+ * which keeps texture where the field is incoherent; seams are left to the gradient-domain step. The
+ * bias used for each hole pixel is kept in `lv.bias` for that step.
  */
 export function vote(lv: Level, acc: Int32Array, cnt: Int32Array, copy = false): void {
-  const { img, w, r, targets, nnf, hole } = lv;
+  const { img, w, r, targets, nnf, hole, sums, bias } = lv;
+  const side3 = (2 * r + 1) * 3, side = 2 * r + 1, stride = w * 3, n = side * side;
+  const compensate = lv.meanWeight < 1;
+  if (copy) {
+    for (let k = 0; k < targets.length; k++) {
+      const p = targets[k]!;
+      if (!hole[p]) continue;
+      const s = nnf[p]!;
+      for (let c = 0; c < 3; c++) {
+        const b = compensate ? Math.round((sums[p * 3 + c]! - sums[s * 3 + c]!) / n) : 0;
+        const v = img[s * 3 + c]! + b;
+        // written to a scratch first: later targets' biases must see this iteration's estimate
+        acc[p * 3 + c] = v < 0 ? 0 : v > 255 ? 255 : v;
+        bias[p * 3 + c] = b;
+      }
+    }
+    for (let k = 0; k < targets.length; k++) {
+      const p = targets[k]!;
+      if (!hole[p]) continue;
+      img[p * 3] = acc[p * 3]!; img[p * 3 + 1] = acc[p * 3 + 1]!; img[p * 3 + 2] = acc[p * 3 + 2]!;
+    }
+    return;
+  }
   acc.fill(0); cnt.fill(0);
-  const side3 = (2 * r + 1) * 3, side = 2 * r + 1, stride = w * 3;
   for (let k = 0; k < targets.length; k++) {
     const t = targets[k]!;
     const s = nnf[t]!;
+    const b0 = compensate ? Math.round((sums[t * 3]! - sums[s * 3]!) / n) : 0;
+    const b1 = compensate ? Math.round((sums[t * 3 + 1]! - sums[s * 3 + 1]!) / n) : 0;
+    const b2 = compensate ? Math.round((sums[t * 3 + 2]! - sums[s * 3 + 2]!) / n) : 0;
     let ti = (t - r * w - r) * 3, si = (s - r * w - r) * 3, ci = t - r * w - r;
     for (let dy = 0; dy < side; dy++) {
-      for (let q = 0; q < side3; q++) acc[ti + q]! += img[si + q]!;
+      for (let q = 0; q < side3; q += 3) {
+        acc[ti + q]! += img[si + q]! + b0;
+        acc[ti + q + 1]! += img[si + q + 1]! + b1;
+        acc[ti + q + 2]! += img[si + q + 2]! + b2;
+      }
       for (let q = 0; q < side; q++) cnt[ci + q]!++;
       ti += stride; si += stride; ci += w;
     }
   }
   for (let i = 0; i < cnt.length; i++) {
     const c = cnt[i]!;
-    if (c === 0) continue;
-    if (!hole[i]) continue;
-    if (copy && nnf[i]! >= 0) {
-      const s = nnf[i]! * 3;
-      img[i * 3] = img[s]!; img[i * 3 + 1] = img[s + 1]!; img[i * 3 + 2] = img[s + 2]!;
-      continue;
+    if (c === 0 || !hole[i]) continue;
+    for (let k = 0; k < 3; k++) {
+      const v = Math.round(acc[i * 3 + k]! / c);
+      img[i * 3 + k] = v < 0 ? 0 : v > 255 ? 255 : v;
+      bias[i * 3 + k] = 0;
     }
-    const half = c >> 1;
-    img[i * 3] = ((acc[i * 3]! + half) / c) | 0;
-    img[i * 3 + 1] = ((acc[i * 3 + 1]! + half) / c) | 0;
-    img[i * 3 + 2] = ((acc[i * 3 + 2]! + half) / c) | 0;
   }
 }

@@ -112,9 +112,9 @@ function vCycle(grids: Grid[], l: number): void {
 }
 
 /**
- * Gradient-domain fill. `img` (w·h·3) holds the plain copy g inside `hole` and the photo elsewhere;
+ * Gradient-domain fill. `img` (w·h·3) holds the copy g inside `hole` and the photo elsewhere;
  * `nnf[p]` is the source patch centre of hole pixel p (−1 where it has none: then g's own gradient is
- * the guidance). Returns f = g + c (w·h·3, valid inside the hole; unclamped).
+ * the guidance) and `bias[p]` the colour shift its copy got (g_p = source + bias). Returns f = g + c (w·h·3, valid inside the hole; unclamped).
  *
  * `lowPass` > 0 keeps only the low frequencies of c (two box blurs of that radius): the solve then
  * evens out brightness and colour between copied pieces and towards the border — what makes seams
@@ -122,7 +122,7 @@ function vCycle(grids: Grid[], l: number): void {
  * two sources, which measurably flattens skin texture (Laplacian variance −40 % on the fixtures with
  * the raw correction, within a few % of the plain copy with lowPass 1).
  */
-export function poissonFill(img: Uint8Array, hole: Uint8Array, nnf: Int32Array, w: number, h: number, lowPass = 1, cycles = 5): Float32Array {
+export function poissonFill(img: Uint8Array, hole: Uint8Array, nnf: Int32Array, bias: Int16Array, w: number, h: number, lowPass = 1, cycles = 5): Float32Array {
   const root = makeGrid(new Uint8Array(hole), w, h);
   const { b } = root;
   const dirs = [-1, 1, -w, w];
@@ -136,8 +136,11 @@ export function poissonFill(img: Uint8Array, hole: Uint8Array, nnf: Int32Array, 
       const sq = hole[q] ? nnf[q]! : -1;
       for (let c = 0; c < 3; c++) {
         const gp = img[p * 3 + c]!, gq = img[q * 3 + c]!;
-        const vp = sp >= 0 ? img[sp * 3 + c]! - img[(sp + d) * 3 + c]! : gp - gq;
-        const v = sq >= 0 ? (vp + img[(sq - d) * 3 + c]! - img[sq * 3 + c]!) / 2 : vp;
+        // source-consistent differences, each side's copy shifted by its own bias (equal across a
+        // coherent pair, so there v = g_p − g_q exactly and nothing changes)
+        const db = sq >= 0 ? bias[p * 3 + c]! - bias[q * 3 + c]! : 0;
+        const vp = sp >= 0 ? img[sp * 3 + c]! - img[(sp + d) * 3 + c]! + db : gp - gq;
+        const v = sq >= 0 ? (vp + img[(sq - d) * 3 + c]! - img[sq * 3 + c]! + db) / 2 : vp;
         b[p * 3 + c] = b[p * 3 + c]! + v - (gp - gq);
       }
     }
@@ -149,37 +152,55 @@ export function poissonFill(img: Uint8Array, hole: Uint8Array, nnf: Int32Array, 
     grids.push(coarseGrid(g));
   }
   for (let i = 0; i < cycles; i++) vCycle(grids, 0);
-  const corr = lowPass > 0 ? blurCorrection(root.x, w, h, lowPass) : root.x;
+  const corr = lowPass > 0 ? blurCorrection(root.x, root.list, w, h, lowPass) : root.x;
   const f = new Float32Array(w * h * 3);
   for (const p of root.list) for (let c = 0; c < 3; c++) f[p * 3 + c] = img[p * 3 + c]! + corr[p * 3 + c]!;
   return f;
 }
 
-/** Box blur (radius r, twice ≈ Gaussian) of a 3-channel field that is 0 outside the hole. */
-function blurCorrection(x: Float32Array, w: number, h: number, r: number): Float32Array {
-  let a = x, b = new Float32Array(x.length);
-  for (let pass = 0; pass < 2; pass++) {
-    // horizontal a -> b
-    for (let y = 0; y < h; y++) for (let c = 0; c < 3; c++) {
-      let acc = 0;
-      for (let k = -r; k <= r; k++) { const xx = Math.min(w - 1, Math.max(0, k)); acc += a[(y * w + xx) * 3 + c]!; }
-      for (let xx = 0; xx < w; xx++) {
-        b[(y * w + xx) * 3 + c] = acc / (2 * r + 1);
-        const add = Math.min(w - 1, xx + r + 1), sub = Math.max(0, xx - r);
-        acc += a[(y * w + add) * 3 + c]! - a[(y * w + sub) * 3 + c]!;
-      }
-    }
-    const t = new Float32Array(x.length);
-    for (let xx = 0; xx < w; xx++) for (let c = 0; c < 3; c++) {
-      let acc = 0;
-      for (let k = -r; k <= r; k++) { const yy = Math.min(h - 1, Math.max(0, k)); acc += b[(yy * w + xx) * 3 + c]!; }
-      for (let y = 0; y < h; y++) {
-        t[(y * w + xx) * 3 + c] = acc / (2 * r + 1);
-        const add = Math.min(h - 1, y + r + 1), sub = Math.max(0, y - r);
-        acc += b[(add * w + xx) * 3 + c]! - b[(sub * w + xx) * 3 + c]!;
-      }
-    }
-    a = t; b = new Float32Array(x.length);
+/**
+ * Two box blurs of radius r (≈ Gaussian σ ≈ r) of a 3-channel field that is 0 outside the free pixels,
+ * computed on their bounding box grown by 2r only.
+ */
+function blurCorrection(x: Float32Array, list: Int32Array, w: number, h: number, r: number): Float32Array {
+  let x0 = w, y0 = h, x1 = 0, y1 = 0;
+  for (const i of list) {
+    const px = i % w, py = (i - px) / w;
+    if (px < x0) x0 = px;
+    if (px >= x1) x1 = px + 1;
+    if (py < y0) y0 = py;
+    if (py >= y1) y1 = py + 1;
   }
-  return a;
+  x0 = Math.max(0, x0 - 2 * r); y0 = Math.max(0, y0 - 2 * r); x1 = Math.min(w, x1 + 2 * r); y1 = Math.min(h, y1 + 2 * r);
+  const bw = x1 - x0, bh = y1 - y0;
+  let a = new Float32Array(bw * bh * 3);
+  for (let y = 0; y < bh; y++) a.set(x.subarray(((y0 + y) * w + x0) * 3, ((y0 + y) * w + x1) * 3), y * bw * 3);
+  const norm = 1 / (2 * r + 1);
+  for (let pass = 0; pass < 2; pass++) {
+    const b = new Float32Array(a.length), t = new Float32Array(a.length);
+    for (let y = 0; y < bh; y++) {
+      for (let c = 0; c < 3; c++) {
+        let acc = 0;
+        for (let k = -r; k <= r; k++) acc += a[(y * bw + Math.min(bw - 1, Math.max(0, k))) * 3 + c]!;
+        for (let xx = 0; xx < bw; xx++) {
+          b[(y * bw + xx) * 3 + c] = acc * norm;
+          acc += a[(y * bw + Math.min(bw - 1, xx + r + 1)) * 3 + c]! - a[(y * bw + Math.max(0, xx - r)) * 3 + c]!;
+        }
+      }
+    }
+    for (let xx = 0; xx < bw; xx++) {
+      for (let c = 0; c < 3; c++) {
+        let acc = 0;
+        for (let k = -r; k <= r; k++) acc += b[(Math.min(bh - 1, Math.max(0, k)) * bw + xx) * 3 + c]!;
+        for (let y = 0; y < bh; y++) {
+          t[(y * bw + xx) * 3 + c] = acc * norm;
+          acc += b[(Math.min(bh - 1, y + r + 1) * bw + xx) * 3 + c]! - b[(Math.max(0, y - r) * bw + xx) * 3 + c]!;
+        }
+      }
+    }
+    a = t;
+  }
+  const out = new Float32Array(x.length);
+  for (let y = 0; y < bh; y++) out.set(a.subarray(y * bw * 3, (y + 1) * bw * 3), ((y0 + y) * w + x0) * 3);
+  return out;
 }
