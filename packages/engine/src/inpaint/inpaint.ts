@@ -2,6 +2,7 @@ import type { RgbImage } from '../io/image-io';
 import { dilateDisc, maskBounds, type Rect } from './mask-input';
 import { patchMatchSweep, randomNnf, refreshDistances, upsampleNnf, vote } from './patch-match';
 import { poissonFill } from './poisson';
+import { matchGrain } from './texture';
 import { downsample, makeLevel, onionFill, refreshMatch, upsampleHole, type Level } from './pyramid';
 import { createRng } from './rng';
 
@@ -65,6 +66,8 @@ export interface InpaintStats {
   holePixels: number;
   /** Pyramid levels used (1 = no coarser level). */
   levels: number;
+  /** Gain the texture-matching step applied to the fill's high frequencies (1 = none). */
+  grainGain: number;
   timingsMs: Record<string, number>;
 }
 
@@ -119,8 +122,9 @@ function buildPyramid(pix: Uint8Array, hole: Uint8Array, w: number, h: number, e
  * working window only (grown mask's bounding box + a margin), so the cost follows the mask, not the
  * photo. Sources are patches made only of known pixels inside the window. The finest levels copy pixels
  * from coherent sources (no averaging: skin texture survives), then a gradient-domain solve
- * ({@link poissonFill}) evens out colour towards the border and between copied pieces, and the result
- * is blended over the photo at `strength`.
+ * ({@link poissonFill}) evens out colour towards the border and between copied pieces, the fill's
+ * texture amplitude is matched to the ring around it ({@link matchGrain}), and the result is blended
+ * over the photo at `strength`.
  *
  * @param img 8-bit RGB, not modified; @param mask w·h, non-zero = repaint (grown by {@link holeDilation}).
  * @returns a new image equal to `img` bit for bit outside the grown mask, and stats.
@@ -189,6 +193,7 @@ export async function inpaintRgb(img: RgbImage, mask: Uint8Array, opts: InpaintO
   progress('blend', 0);
   const lv0 = levels[0]!;
   const fill = poissonFill(lv0.img, hole, lv0.nnf, lv0.bias, w, h, T.poissonLowPass);
+  const grainGain = matchGrain(fill, pix, hole, holePixels, w, h);
   await checkpoint(opts.signal);
   lap('blend');
 
@@ -209,5 +214,5 @@ export async function inpaintRgb(img: RgbImage, mask: Uint8Array, opts: InpaintO
   }
   lap('composite');
   progress('blend', 1);
-  return { image: { data: out, width: W, height: H }, stats: { window: win, holePixels, levels: L + 1, timingsMs: timings } };
+  return { image: { data: out, width: W, height: H }, stats: { window: win, holePixels, levels: L + 1, grainGain, timingsMs: timings } };
 }
