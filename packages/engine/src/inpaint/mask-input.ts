@@ -33,6 +33,7 @@ export async function decodeMask(mask: Buffer | Uint8Array, width: number, heigh
       ? max
       : await sharp(max, { raw: { width: info.width, height: info.height, channels: 1 }, limitInputPixels: false })
         .resize(width, height, { fit: 'fill', kernel: 'linear' })
+        .extractChannel(0) // libvips hands a 1-band raw input back as sRGB otherwise
         .raw()
         .toBuffer();
   } catch (err) {
