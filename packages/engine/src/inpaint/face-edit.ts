@@ -1,31 +1,12 @@
 import { decodeImage, encodeImage, resizeRgb, type RgbImage } from '../io/image-io';
 import { faceEditBaseSize, faceEditSize, FACE_EDIT_MAX_SUM, normalizeResizeFactor } from './face-edit-size';
-import { inpaintRgb, type InpaintStats } from './inpaint';
+import type { FaceEditOptions, FaceEditResult } from '../engine-types';
+import { inpaintRgb } from './inpaint';
 import { decodeMask } from './mask-input';
 
-/** Options of one face edit (spec 001 §3 face-edit run input, without the image and mask). */
-export interface FaceEditOptions {
-  /** Spec `seed` (integer; the page sends 1..1,000,000). Same seed, same output. */
-  seed: number;
-  /** Spec `easy_value`, 0..1: how much of the fill replaces the photo (0 = unchanged). */
-  strength: number;
-  /** Spec `resize_factor`, rounded to 2 decimals, 0.1..4 (default 1 in the spec). */
-  resizeFactor: number;
-  /** Upload rule target for width + height (default 3000, spec 001 §9). */
-  maxSum?: number;
-  /** 'jpg' (default, quality 92 as the page's own re-encode) or 'png' (lossless, for tests). */
-  outputFormat?: 'jpg' | 'png';
-}
+export type { FaceEditOptions, FaceEditResult };
 
-export interface FaceEditResult {
-  buffer: Buffer;
-  /** Output size in pixels ({@link faceEditSize} of the input). */
-  width: number;
-  height: number;
-  mime: 'image/jpeg' | 'image/png';
-  meta: InpaintStats & { workWidth: number; workHeight: number };
-}
-
+/** Progress callback: stage name and 0..1 within it. */
 export type FaceEditProgress = (stage: string, fraction: number) => void;
 
 /** JPEG quality of the result: the page's 0.92 (spec 001 §5). */
