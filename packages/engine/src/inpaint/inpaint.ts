@@ -167,6 +167,8 @@ export async function inpaintRgb(img: RgbImage, mask: Uint8Array, opts: InpaintO
     const copy = l <= T.copyLevels && (l < L || L === 0);
     lv.meanWeight = l < L ? T.meanWeight : 1;
     if (acc.length !== lv.w * lv.h * 3) { acc = new Int32Array(lv.w * lv.h * 3); cnt = new Int32Array(lv.w * lv.h); }
+    // a copying level only needs sources for hole pixels (the ring's targets feed averaging votes)
+    if (copy && l < L) lv.targets = lv.targets.filter((t) => lv.hole[t] === 1);
     if (l < L) {
       const coarse = levels[l + 1]!;
       upsampleNnf(coarse, lv, rng);
@@ -193,9 +195,10 @@ export async function inpaintRgb(img: RgbImage, mask: Uint8Array, opts: InpaintO
   progress('blend', 0);
   const lv0 = levels[0]!;
   const fill = poissonFill(lv0.img, hole, lv0.nnf, lv0.bias, w, h, T.poissonLowPass);
+  lap('poisson');
   const grainGain = matchGrain(fill, pix, hole, holePixels, w, h);
+  lap('grain');
   await checkpoint(opts.signal);
-  lap('blend');
 
   // write back: only hole pixels change; strength blends the fill over the photo
   const out = new Uint8Array(img.data);

@@ -54,12 +54,34 @@ function laplacianScale(y: Float32Array, w: number, h: number, region: Uint8Arra
 
 /**
  * Scales the fill's high frequencies towards the surroundings' (see {@link GRAIN_GAIN_RANGE}).
- * @param fill w·h·3 floats, valid inside `hole` (modified there); @param photo w·h·3 window pixels.
+ * Works on the hole's bounding box grown by the ring, so its cost follows the hole.
+ * @param fill W·H·3 floats, valid inside `hole` (modified there); @param photo W·H·3 window pixels.
  * @returns the gain applied (1 = unchanged).
  */
-export function matchGrain(fill: Float32Array, photo: Uint8Array, hole: Uint8Array, holePixels: number, w: number, h: number): number {
+export function matchGrain(fill: Float32Array, photo: Uint8Array, hole: Uint8Array, holePixels: number, W: number, H: number): number {
   const rEq = Math.sqrt(holePixels / Math.PI);
   const ringWidth = Math.max(4, Math.min(24, Math.round(0.3 * rEq)));
+  // work on the hole's bounding box grown by the ring (+ the blur's reach), not the whole window
+  let bx0 = W, by0 = H, bx1 = 0, by1 = 0;
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      if (!hole[y * W + x]) continue;
+      if (x < bx0) bx0 = x;
+      if (x >= bx1) bx1 = x + 1;
+      if (y < by0) by0 = y;
+      if (y >= by1) by1 = y + 1;
+    }
+  }
+  if (bx1 <= bx0) return 1;
+  const pad = ringWidth + 3;
+  const ox = Math.max(0, bx0 - pad), oy = Math.max(0, by0 - pad), w = Math.min(W, bx1 + pad) - ox, h = Math.min(H, by1 + pad) - oy;
+  const at = (i: number): number => (oy + Math.floor(i / w)) * W + ox + (i % w); // sub-window index → window index
+  const sub = new Uint8Array(w * h);
+  for (let i = 0; i < sub.length; i++) sub[i] = hole[at(i)]!;
+  return grainOnBox(fill, photo, sub, w, h, ringWidth, at);
+}
+
+function grainOnBox(fill: Float32Array, photo: Uint8Array, hole: Uint8Array, w: number, h: number, ringWidth: number, at: (i: number) => number): number {
   const grown = dilateDisc(hole, w, h, ringWidth);
   const known = new Uint8Array(w * h);
   for (let i = 0; i < known.length; i++) known[i] = hole[i] ? 0 : 1;
@@ -72,21 +94,24 @@ export function matchGrain(fill: Float32Array, photo: Uint8Array, hole: Uint8Arr
   // luminance of the photo around, of the fill inside (photo outside so the blur sees real neighbours)
   const yp = new Float32Array(w * h), yf = new Float32Array(w * h);
   for (let i = 0; i < yp.length; i++) {
-    yp[i] = 0.299 * photo[i * 3]! + 0.587 * photo[i * 3 + 1]! + 0.114 * photo[i * 3 + 2]!;
-    yf[i] = hole[i] ? 0.299 * fill[i * 3]! + 0.587 * fill[i * 3 + 1]! + 0.114 * fill[i * 3 + 2]! : yp[i]!;
+    const j = at(i) * 3;
+    yp[i] = 0.299 * photo[j]! + 0.587 * photo[j + 1]! + 0.114 * photo[j + 2]!;
+    yf[i] = hole[i] ? 0.299 * fill[j]! + 0.587 * fill[j + 1]! + 0.114 * fill[j + 2]! : yp[i]!;
   }
   const around = laplacianScale(yp, w, h, ring);
   const inside = laplacianScale(yf, w, h, inner);
   const gain = Math.min(GRAIN_GAIN_RANGE[1], Math.max(GRAIN_GAIN_RANGE[0], inside > 0 ? around / inside : GRAIN_GAIN_RANGE[1]));
   if (Math.abs(gain - 1) < 0.05) return 1;
-  const f3 = new Float32Array(fill.length);
+  const f3 = new Float32Array(w * h * 3);
   for (let i = 0; i < w * h; i++) {
-    for (let k = 0; k < 3; k++) f3[i * 3 + k] = hole[i] ? fill[i * 3 + k]! : photo[i * 3 + k]!;
+    const j = at(i) * 3;
+    for (let k = 0; k < 3; k++) f3[i * 3 + k] = hole[i] ? fill[j + k]! : photo[j + k]!;
   }
   const fb = blurPlane(f3, w, h, 3);
   for (let i = 0; i < w * h; i++) {
     if (!hole[i]) continue;
-    for (let k = 0; k < 3; k++) fill[i * 3 + k] = fill[i * 3 + k]! + (gain - 1) * (f3[i * 3 + k]! - fb[i * 3 + k]!);
+    const j = at(i) * 3;
+    for (let k = 0; k < 3; k++) fill[j + k] = fill[j + k]! + (gain - 1) * (f3[i * 3 + k]! - fb[i * 3 + k]!);
   }
   return gain;
 }
