@@ -44,6 +44,27 @@ export function seamRatio(img: RgbImage, c: DiscCase): number {
   return edgeStrength(y, w, h, annulus(w, h, c.cx, c.cy, R - 1.5, R + 1.5)) / edgeStrength(y, w, h, annulus(w, h, c.cx, c.cy, R + 3, R + 3 + Math.max(8, c.r / 2)));
 }
 
+/**
+ * Signed luminance step across the hole's edge: mean over the pixels just inside (R − 2 < d ≤ R) of
+ * (luminance 3 px further out along the radius − their own). Texture averages out around the border; a
+ * fill brighter or darker than its surroundings does not.
+ */
+export function borderStep(img: RgbImage, c: DiscCase): number {
+  const { width: w, height: h } = img;
+  const R = c.r + c.dilation, y = lumaPlane(img);
+  let n = 0, s = 0;
+  for (let py = Math.max(0, Math.floor(c.cy - R - 1)); py < Math.min(h, c.cy + R + 1); py++) {
+    for (let px = Math.max(0, Math.floor(c.cx - R - 1)); px < Math.min(w, c.cx + R + 1); px++) {
+      const dx = px + 0.5 - c.cx, dy = py + 0.5 - c.cy, d = Math.hypot(dx, dy);
+      if (d <= R - 2 || d > R) continue;
+      const ox = Math.round(px + (3 * dx) / d), oy = Math.round(py + (3 * dy) / d);
+      if (ox < 0 || oy < 0 || ox >= w || oy >= h) continue;
+      n++; s += y[oy * w + ox]! - y[py * w + px]!;
+    }
+  }
+  return n > 0 ? s / n : 0;
+}
+
 /** Per-channel mean of the pixels where `m` is set. */
 export function meanColour(img: RgbImage, m: Float32Array): [number, number, number] {
   let n = 0;
