@@ -63,3 +63,44 @@ export interface EngineConfig {
   /** Called with a stage name and its 0..1 completion. */
   onProgress?: (stage: string, fraction: number) => void;
 }
+
+/** One face edit (spec 001 §3 face-edit run input, without the image and mask; §5 face edit). */
+export interface FaceEditOptions {
+  /** Spec `seed` (an integer; the page sends 1..1,000,000). Same seed, same output. */
+  seed: number;
+  /** Spec `easy_value`, 0..1: how much of the fill replaces the photo (0 = unchanged). */
+  strength: number;
+  /** Spec `resize_factor`, rounded to 2 decimals, 0.1..4 (default 1 in the spec). */
+  resizeFactor: number;
+  /** Upload-rule target for width + height in pixels (default 3000, spec 001 §9). */
+  maxSum?: number;
+  /** 'jpg' (default, quality 92 like the page's own re-encode) or 'png' (lossless, for tests). */
+  outputFormat?: 'jpg' | 'png';
+}
+
+/** What a face edit did, for logs and the bench. */
+export interface FaceEditMeta {
+  /** The working window in pixels of the work image: [x0, x1) × [y0, y1). */
+  window: { x0: number; y0: number; x1: number; y1: number };
+  /** Pixels repainted (the mask grown by the dilation). */
+  holePixels: number;
+  /** Pyramid levels used. */
+  levels: number;
+  /** Texture gain applied to the fill (1 = none). */
+  grainGain: number;
+  /** Size the fill ran at (the output size for factors ≤ 1, the upload-rule size above). */
+  workWidth: number;
+  workHeight: number;
+  /** Wall time per stage in ms (decode, prepare, window, pyramid, levelN…, synthesis, blend, composite, inpaint, encode, total). */
+  timingsMs: Record<string, number>;
+}
+
+export interface FaceEditResult {
+  /** Encoded image: JPEG (quality 92) or PNG, no metadata. */
+  buffer: Buffer;
+  /** Output size in pixels (faceEditSize of the input size and factor). */
+  width: number;
+  height: number;
+  mime: 'image/jpeg' | 'image/png';
+  meta: FaceEditMeta;
+}

@@ -1,6 +1,8 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { RetouchOptions, RetouchResult } from '../engine-types';
 import { warmUpFaceModels } from '../face/face-analysis';
+import type { FaceEditOptions, FaceEditResult } from '../engine-types';
+import { faceEditImage } from '../inpaint/face-edit';
 import { warmUpPersonMatte } from '../mask/person-matte';
 import { retouchImage } from '../retouch-pipeline';
 
@@ -8,8 +10,9 @@ import { retouchImage } from '../retouch-pipeline';
 // not pay ~1–2 s for it.
 warmUpFaceModels().then(warmUpPersonMatte).catch(() => undefined);
 
-/** Message a pool worker receives; the input arrives as a transferred Uint8Array. */
-export interface EngineTask {
+/** A retouch job (the pool's original task; `kind` may be omitted). */
+export interface RetouchTask {
+  kind?: 'retouch';
   input: Uint8Array;
   opts: RetouchOptions;
   modelsDir?: string;
@@ -18,17 +21,36 @@ export interface EngineTask {
   progressPort?: MessagePort;
 }
 
-/** Piscina task handler: runs one retouch job in this worker thread. Bytes go back as a Uint8Array. */
-export async function runEngineTask(task: EngineTask): Promise<Omit<RetouchResult, 'bytes'> & { bytes: Uint8Array }> {
-  const input = Buffer.from(task.input.buffer, task.input.byteOffset, task.input.byteLength);
+/** A face-edit job (spec 001 §3 face-edit run input): image and mask bytes arrive transferred. */
+export interface FaceEditTask {
+  kind: 'face-edit';
+  input: Uint8Array;
+  mask: Uint8Array;
+  opts: FaceEditOptions;
+  progressPort?: MessagePort;
+}
+
+/** Message a pool worker receives. */
+export type EngineTask = RetouchTask | FaceEditTask;
+
+type Transferable<T extends { buffer: Buffer }> = Omit<T, 'buffer'> & { buffer: Uint8Array };
+export type RetouchTaskResult = Omit<RetouchResult, 'bytes'> & { bytes: Uint8Array };
+export type FaceEditTaskResult = Transferable<FaceEditResult>;
+
+const asBuffer = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, u.byteLength);
+const asBytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+
+/** Piscina task handler: runs one job of either kind in this worker thread. Bytes go back as a Uint8Array. */
+export async function runEngineTask(task: EngineTask): Promise<RetouchTaskResult | FaceEditTaskResult> {
   const port = task.progressPort;
+  const onProgress = port ? (stage: string, fraction: number) => port.postMessage({ stage, fraction }) : undefined;
   try {
-    const result = await retouchImage(input, task.opts, {
-      modelsDir: task.modelsDir,
-      srMaxInputPixels: task.srMaxInputPixels,
-      onProgress: port ? (stage, fraction) => port.postMessage({ stage, fraction }) : undefined,
-    });
-    return { ...result, bytes: new Uint8Array(result.bytes.buffer, result.bytes.byteOffset, result.bytes.byteLength) };
+    if (task.kind === 'face-edit') {
+      const result = await faceEditImage(asBuffer(task.input), asBuffer(task.mask), { ...task.opts, onProgress });
+      return { ...result, buffer: asBytes(result.buffer) };
+    }
+    const result = await retouchImage(asBuffer(task.input), task.opts, { modelsDir: task.modelsDir, srMaxInputPixels: task.srMaxInputPixels, onProgress });
+    return { ...result, bytes: asBytes(result.bytes) };
   } finally {
     port?.close();
   }
