@@ -12,7 +12,8 @@ import { createLogger } from './lib/logger';
 import { createJobEventBus } from './modules/tool-jobs/job-events';
 import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
 import { toolJobHandler } from './modules/tool-jobs/tool-jobs.handler';
-import { createFaceEditEngine, createRetouchEngine } from './providers/engines';
+import { createFaceEditEngine, createRetouchEngine, localPoolConfig } from './providers/engines';
+import { createLocalPool } from './providers/engines/local.engine';
 import type { FaceEditEngine } from './providers/engines/face-edit-engine';
 import type { RetouchEngine } from './providers/engines/retouch-engine';
 import { createStorageProvider } from './providers/storage';
@@ -72,12 +73,14 @@ export async function createContext(config: AppConfig, overrides: ContextOverrid
       local: { rootDir: config.storage.filesDir, secret, publicBaseUrl: localBase },
       s3: config.storage.driver === 's3' ? { ...config.storage.s3, bucket: config.storage.s3.bucket! } : undefined,
     });
+    // One worker pool for every local engine of this process (started on the first job).
+    const localPool = createLocalPool(localPoolConfig(config));
     const services: AppServices = {
       config,
       database,
       storage,
-      engine: overrides.engine ?? createRetouchEngine(config),
-      faceEditEngine: overrides.faceEditEngine ?? createFaceEditEngine(config),
+      engine: overrides.engine ?? createRetouchEngine(config, localPool),
+      faceEditEngine: overrides.faceEditEngine ?? createFaceEditEngine(config, localPool),
       events: createJobEventBus(database, { onError: (err) => log.warn({ err }, 'job event delivery failed') }),
       tools: overrides.tools ?? TOOLS,
       log,

@@ -140,7 +140,12 @@ export async function startFakeRunpod(opts: FakeRunpodOptions): Promise<FakeRunp
         if (!src.ok) throw new Error(`image fetch answered ${src.status}`);
         const bytes = Buffer.from(await src.arrayBuffer());
         const meta = await sharp(bytes).metadata();
-        const factor = Number(job.input.scale_factor ?? 1);
+        // A face-edit worker also fetches the mask it was given (spec 001 §3 face-edit input).
+        if (typeof job.input.mask === 'string') {
+          const m = await fetch(job.input.mask);
+          if (!m.ok) throw new Error(`mask fetch answered ${m.status}`);
+        }
+        const factor = Number(job.input.scale_factor ?? job.input.resize_factor ?? 1);
         const img = sharp(bytes).resize(Math.round((meta.width ?? 1) * factor), Math.round((meta.height ?? 1) * factor));
         job.result = await (job.input.output_format === 'png' ? img.png() : img.jpeg({ quality: 90 })).toBuffer();
       } catch (e) {

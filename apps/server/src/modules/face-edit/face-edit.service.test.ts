@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import sharp from 'sharp';
@@ -8,6 +9,8 @@ import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpe
 import { waitFor } from '../../../test/helpers/wait';
 import { images } from '../../db/schema';
 import { getBalance, ledgerSums } from '../credits/credits.service';
+
+const FIXTURES = path.resolve(import.meta.dirname, '../../../../../../shared/fixtures/portraits');
 
 /** A mask PNG of the given size: black, with a white disc (or all black when `empty`). */
 async function maskPng(width: number, height: number, empty = false): Promise<Buffer> {
@@ -118,4 +121,40 @@ describe.each(TEST_DATABASES)('face-edit jobs on $name', (kind) => {
     expect(results.filter((r) => r.statusCode === 400).every((r) => r.json().code === 'INSUFFICIENT_CREDITS')).toBe(true);
     expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(300 - 3 * 85);
   });
+});
+
+describe('face edit with the local inpainting engine (real engine, PGlite)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(TEST_DATABASES[0]!, {}, { workers: true, configuredEngine: true });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('repaints the masked spot of a portrait and stores the result at the spec size', async () => {
+    const { cookie } = await signUpAndLogin(t.app);
+    const photo = await sharp(path.join(FIXTURES, 'obama_910x1137.jpg')).jpeg({ quality: 92 }).toBuffer();
+    const up = async (bytes: Buffer, name: string, type: string) => {
+      const mp = multipartBody('image', name, type, bytes);
+      return (await t.app.inject({ method: 'POST', url: '/api/image/upload-s3', headers: { cookie, ...mp.headers }, payload: mp.payload })).json().imageUrl as string;
+    };
+    const image = await up(photo, 'obama.jpg', 'image/jpeg');
+    const mask = await up(await maskPng(910, 1137), 'mask.png', 'image/png');
+    const r = await t.app.inject({ method: 'POST', url: '/api/runpod-face-edit', headers: { cookie }, payload: { input: { image, mask, easy_value: 1, seed: 7 } } });
+    expect(r.statusCode, r.body).toBe(200);
+    expect(r.json().cost).toBe(85);
+    const done = await waitFor(
+      async () => {
+        const s = (await t.app.inject({ url: `/api/image/status/${r.json().jobId}`, headers: { cookie } })).json();
+        return s.status === 'completed' || s.status === 'failed' ? s : undefined;
+      },
+      60_000,
+    );
+    expect(done.status).toBe('completed');
+    const row = (await t.ctx.database.db.select().from(images).where(eq(images.jobId, r.json().jobId)))[0]!;
+    expect(row).toMatchObject({ engine: 'local', width: 910, height: 1137 });
+    const out = await sharp(await t.ctx.storage.get(row.resultKey!)).metadata();
+    expect([out.width, out.height]).toEqual([910, 1137]);
+  }, 90_000);
 });

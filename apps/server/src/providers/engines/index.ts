@@ -1,12 +1,12 @@
 import type { AppConfig } from '../../config';
-import { createLocalEngine, createLocalFaceEditEngine } from './local.engine';
+import { createLocalEngine, createLocalFaceEditEngine, type LocalPool } from './local.engine';
 import type { RetouchEngine } from './retouch-engine';
 import { createRunpodEngine } from './runpod.engine';
 import type { FaceEditEngine } from './face-edit-engine';
 import { createRunpodFaceEditEngine } from './runpod.face-edit';
 
 /** Picks the retouch engine from config (RETOUCH_ENGINE): local CPU (default) or RunPod serverless. */
-export function createRetouchEngine(config: AppConfig): RetouchEngine {
+export function createRetouchEngine(config: AppConfig, pool?: LocalPool): RetouchEngine {
   if (config.engine.kind === 'runpod') {
     return createRunpodEngine({
       endpointUrl: config.engine.runpodEndpointUrl!,
@@ -16,11 +16,11 @@ export function createRetouchEngine(config: AppConfig): RetouchEngine {
       pollIntervalMs: config.engine.runpodPollIntervalMs,
     });
   }
-  return createLocalEngine({ modelsDir: config.engine.modelsDir, threads: config.engine.threads, srMaxInputPixels: config.engine.srMaxInputPixels });
+  return createLocalEngine(localPoolConfig(config), pool);
 }
 
 /** Picks the face-edit engine from config (FACE_EDIT_ENGINE): local inpainting (default) or RunPod. */
-export function createFaceEditEngine(config: AppConfig): FaceEditEngine {
+export function createFaceEditEngine(config: AppConfig, pool?: LocalPool): FaceEditEngine {
   if (config.faceEdit.kind === 'runpod') {
     return createRunpodFaceEditEngine({
       endpointUrl: config.faceEdit.runpodEndpointUrl!,
@@ -30,5 +30,10 @@ export function createFaceEditEngine(config: AppConfig): FaceEditEngine {
       pollIntervalMs: config.engine.runpodPollIntervalMs,
     });
   }
-  return createLocalFaceEditEngine({ threads: config.engine.threads });
+  return createLocalFaceEditEngine(localPoolConfig(config), pool);
+}
+
+/** The worker-pool settings of the local engines. */
+export function localPoolConfig(config: AppConfig) {
+  return { modelsDir: config.engine.modelsDir, threads: config.engine.threads, srMaxInputPixels: config.engine.srMaxInputPixels };
 }

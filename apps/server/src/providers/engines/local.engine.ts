@@ -12,19 +12,82 @@ type Pool = ReturnType<typeof CreateEnginePool>;
  * @param cfg.modelsDir folder holding the ONNX super-resolution models (MODELS_DIR)
  * @param cfg.threads worker threads (each uses up to 2 intra-op threads)
  */
-export function createLocalEngine(cfg: { modelsDir: string; threads: number; srMaxInputPixels: number }): RetouchEngine {
-  let pool: Promise<Pool> | undefined;
-  const getPool = () =>
-    (pool ??= import('@dewy/engine').then((m) => m.createEnginePool({ modelsDir: cfg.modelsDir, threads: cfg.threads, srMaxInputPixels: cfg.srMaxInputPixels })));
+export function createLocalEngine(cfg: { modelsDir: string; threads: number; srMaxInputPixels: number }, pool: LocalPool = createLocalPool(cfg)): RetouchEngine {
+  pool.acquire();
   return {
     name: 'local',
     async run(input, signal, onProgress) {
-      const r = await (await getPool()).run(input.imageBytes, engineOptions(input.input), signal, onProgress);
+      const r = await (await pool.get()).run(input.imageBytes, engineOptions(input.input), signal, onProgress);
       return { bytes: r.bytes, format: r.format, width: r.width, height: r.height, meta: { ...r.meta } };
     },
-    async close() {
-      if (pool) await (await pool).destroy();
+    close: () => pool.release(),
+  };
+}
+
+/**
+ * The engine package's worker pool, shared by every local engine of a process (retouch and face edit
+ * run on the same workers, so the machine's cores are not split between two pools). Started on the
+ * first job; destroyed when the last engine using it closes.
+ */
+export interface LocalPool {
+  get(): Promise<Pool>;
+  acquire(): void;
+  release(): Promise<void>;
+}
+
+/** A lazily started pool for `cfg` (see LocalPool). */
+export function createLocalPool(cfg: { modelsDir: string; threads: number; srMaxInputPixels: number }): LocalPool {
+  let pool: Promise<Pool> | undefined;
+  let users = 0;
+  return {
+    get: () =>
+      (pool ??= import('@dewy/engine').then((m) => m.createEnginePool({ modelsDir: cfg.modelsDir, threads: cfg.threads, srMaxInputPixels: cfg.srMaxInputPixels }))),
+    acquire() {
+      users++;
     },
+    async release() {
+      users--;
+      if (users <= 0 && pool) {
+        const p = pool;
+        pool = undefined;
+        await (await p).destroy();
+      }
+    },
+  };
+}
+
+/** Maps the engine's face-edit errors onto the spec's failure texts (001 §8): a FAILED code the page knows. */
+function faceEditError(err: unknown): Error {
+  if (err instanceof Error && err.name === 'AbortError') return err;
+  const msg = err instanceof Error ? err.message : String(err);
+  return new Error(`FACE_EDIT_FAILED: ${msg}`, { cause: err });
+}
+
+/**
+ * The local face-edit engine: exemplar-based inpainting (packages/engine `faceEditImage`: PatchMatch
+ * over a pyramid of a window around the mask, gradient-domain blend) on the shared worker pool.
+ */
+export function createLocalFaceEditEngine(cfg: { modelsDir: string; threads: number; srMaxInputPixels: number }, pool: LocalPool = createLocalPool(cfg)): FaceEditEngine {
+  pool.acquire();
+  return {
+    name: 'local',
+    needsMask: true,
+    async run(input, signal, onProgress) {
+      if (!input.maskBytes) throw new Error('FACE_EDIT_FAILED: the local engine needs a mask');
+      try {
+        const r = await (await pool.get()).faceEdit(
+          input.imageBytes,
+          input.maskBytes,
+          { seed: input.input.seed, strength: input.input.easy_value, resizeFactor: input.input.resize_factor },
+          signal,
+          onProgress,
+        );
+        return { bytes: r.buffer, format: r.mime === 'image/png' ? 'png' : 'jpg', width: r.width, height: r.height, meta: { engine: 'local-inpaint', ...r.meta } };
+      } catch (err) {
+        throw faceEditError(err);
+      }
+    },
+    close: () => pool.release(),
   };
 }
 
@@ -43,20 +106,5 @@ export function engineOptions(i: RetouchJobInput): RetouchOptions {
     outputFormat: i.output_format,
     outputQuality: i.output_quality,
     seed: i.seed,
-  };
-}
-
-/**
- * The local face-edit engine: exemplar-based inpainting (packages/engine) on worker threads.
- * Wired to the engine's face-edit task when it lands (issue 11); until then every run rejects.
- */
-export function createLocalFaceEditEngine(_cfg: { threads: number }): FaceEditEngine {
-  return {
-    name: 'local',
-    needsMask: true,
-    async run() {
-      throw new Error('FACE_EDIT_FAILED: the local face-edit engine is not built yet');
-    },
-    async close() {},
   };
 }
