@@ -14,6 +14,7 @@ import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
 import { toolJobHandler } from './modules/tool-jobs/tool-jobs.handler';
 import { createFaceEditEngine, createRetouchEngine, localPoolConfig } from './providers/engines';
 import { createLocalPool } from './providers/engines/local.engine';
+import { createLocalModerator, noModeration, type ContentModerator } from './providers/moderation/content-moderator';
 import type { FaceEditEngine } from './providers/engines/face-edit-engine';
 import type { RetouchEngine } from './providers/engines/retouch-engine';
 import { createStorageProvider } from './providers/storage';
@@ -37,6 +38,7 @@ export function loadSecret(config: AppConfig): string {
 export interface ContextOverrides {
   engine?: RetouchEngine;
   faceEditEngine?: FaceEditEngine;
+  moderator?: ContentModerator;
   database?: Database;
   tools?: readonly ToolDefinition[];
   jobSchemas?: JobSchemas;
@@ -81,6 +83,7 @@ export async function createContext(config: AppConfig, overrides: ContextOverrid
       storage,
       engine: overrides.engine ?? createRetouchEngine(config, localPool),
       faceEditEngine: overrides.faceEditEngine ?? createFaceEditEngine(config, localPool),
+      moderator: overrides.moderator ?? (config.moderation.enabled ? createLocalModerator(localPool, config.moderation.threshold) : noModeration),
       events: createJobEventBus(database, { onError: (err) => log.warn({ err }, 'job event delivery failed') }),
       tools: overrides.tools ?? TOOLS,
       log,
@@ -105,5 +108,6 @@ export async function closeContext(ctx: AppContext, opts: { graceful?: boolean }
   await ctx.events.close().catch(() => {});
   await ctx.engine.close().catch(() => {});
   await ctx.faceEditEngine.close().catch(() => {});
+  await ctx.moderator.close().catch(() => {});
   await ctx.database.close();
 }

@@ -116,6 +116,10 @@ const EnvSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(1),
   /** A job running longer than this is failed and refunded (s). */
   JOB_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(600),
+  /** Screen uploads with the local NSFW classifier (decision 017). */
+  NSFW_SCREENING: bool.default(true),
+  /** Refuse an upload when P(porn) + P(hentai) reaches this (0..1). */
+  NSFW_THRESHOLD: z.coerce.number().min(0.05).max(1).default(0.7),
   /** Maintenance forced on by the operator: the tools' write calls answer 503 MAINTENANCE. */
   MAINTENANCE_MODE: bool.default(false),
   /** The affiliate programme (decision 013): on by default; the attribution cookie's lifetime in days. */
@@ -252,6 +256,7 @@ export interface AppConfig {
   payments: PaymentsConfig;
   affiliate: { enabled: boolean; cookieMaxAgeMs: number };
   maintenanceMode: boolean;
+  moderation: { enabled: boolean; threshold: number };
 }
 
 /**
@@ -336,5 +341,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     payments: paymentsConfig(e, env),
     affiliate: { enabled: e.AFFILIATE_ENABLED, cookieMaxAgeMs: e.AFFILIATE_COOKIE_DAYS * 86_400_000 },
     maintenanceMode: e.MAINTENANCE_MODE,
+    moderation: { enabled: e.NSFW_SCREENING, threshold: e.NSFW_THRESHOLD },
   };
 }

@@ -5,6 +5,7 @@ import type { StorageProvider } from './providers/storage/storage.provider';
 import type { JobQueue } from './jobs/queue';
 import type { RetouchEngine } from './providers/engines/retouch-engine';
 import type { FaceEditEngine } from './providers/engines/face-edit-engine';
+import type { ContentModerator } from './providers/moderation/content-moderator';
 import type { JobEventBus } from './modules/tool-jobs/job-events';
 import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
 import type { PaymentsProvider } from './modules/billing/payments-provider';
@@ -18,6 +19,8 @@ export interface AppServices {
   engine: RetouchEngine;
   /** The face-edit engine chosen by config (local inpainting or RunPod). */
   faceEditEngine: FaceEditEngine;
+  /** Upload screening (NSFW classifier on the engine workers, or off). */
+  moderator: ContentModerator;
   /** Job progress and status, across processes (SSE to the page). */
   events: JobEventBus;
   /** The paid tools this process serves (src/tools.ts; tests add their own). */

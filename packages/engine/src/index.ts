@@ -96,3 +96,10 @@ export {
 export { inpaintRgb, holeDilation, PATCH_RADIUS, INPAINT_TUNING } from './inpaint/inpaint';
 export type { InpaintOptions, InpaintStats } from './inpaint/inpaint';
 export { decodeMask } from './inpaint/mask-input';
+
+/**
+ * Moderation (issue 13): `classifyNsfw(image)` → NSFWJS MobileNetV2 class probabilities
+ * `{drawing, hentai, neutral, porn, sexy}` (tfjs-wasm, model inside the nsfwjs package); the pool's
+ * `classifyNsfw` runs it on the engine workers.
+ */
+export { classifyNsfw, warmUpNsfw, type NsfwScores } from './nsfw/nsfw-classifier';

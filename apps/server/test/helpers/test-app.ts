@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config';
 import type { AppContext } from '../../src/context';
 import { createFakeEngine, type FakeEngine } from '../fakes/fake-engine';
 import { createFakeFaceEditEngine, type FakeFaceEditEngine } from '../fakes/fake-face-edit-engine';
+import { createFakeModerator, type FakeModerator } from '../fakes/fake-moderator';
 import type { TestDatabaseKind } from './databases';
 
 export interface TestApp {
@@ -15,6 +16,7 @@ export interface TestApp {
   ctx: AppContext;
   engine: FakeEngine;
   faceEditEngine: FakeFaceEditEngine;
+  moderator: FakeModerator;
   dataDir: string;
   close(): Promise<void>;
 }
@@ -35,7 +37,8 @@ export async function createTestApp(
   const database = await kind.open();
   const engine = createFakeEngine();
   const faceEditEngine = createFakeFaceEditEngine();
-  const ctx = await createContext(config, { engine: opts.configuredEngine ? undefined : engine, faceEditEngine: opts.configuredEngine ? undefined : faceEditEngine, database, tools: opts.tools, jobSchemas: opts.jobSchemas, payments: opts.payments });
+  const moderator = createFakeModerator();
+  const ctx = await createContext(config, { engine: opts.configuredEngine ? undefined : engine, faceEditEngine: opts.configuredEngine ? undefined : faceEditEngine, moderator: opts.configuredEngine ? undefined : moderator, database, tools: opts.tools, jobSchemas: opts.jobSchemas, payments: opts.payments });
   const app = await buildApp(ctx, { logger: false });
   if (opts.workers) await ctx.queue.startWorkers({ concurrency: 1, pollingIntervalSeconds: 0.5 });
   return {
@@ -43,6 +46,7 @@ export async function createTestApp(
     ctx,
     engine,
     faceEditEngine,
+    moderator,
     dataDir,
     async close() {
       await app.close();

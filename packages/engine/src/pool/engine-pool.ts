@@ -3,6 +3,7 @@ import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import type { RetouchOptions, RetouchResult } from '../engine-types';
 import type { FaceEditOptions, FaceEditResult } from '../engine-types';
+import type { NsfwScores } from '../nsfw/nsfw-classifier';
 import type { EngineTask, FaceEditTaskResult, RetouchTaskResult } from './engine-worker';
 
 type Progress = (stage: string, fraction: number) => void;
@@ -19,6 +20,8 @@ export interface EnginePool {
    * inpaint, blend, encode, done.
    */
   faceEdit(input: Buffer, mask: Buffer, opts: FaceEditOptions, signal?: AbortSignal, onProgress?: Progress): Promise<FaceEditResult>;
+  /** Screens an image for moderation ({@link classifyNsfw}) on the same workers: NSFWJS class probabilities. */
+  classifyNsfw(input: Buffer, signal?: AbortSignal): Promise<NsfwScores>;
   /** Stops all workers; pending jobs reject. */
   destroy(): Promise<void>;
 }
@@ -80,6 +83,10 @@ export function createEnginePool(config: { modelsDir?: string; threads?: number;
       const task: EngineTask = { kind: 'face-edit', input: image, mask: maskBytes, opts: plain };
       const out = await submit<FaceEditTaskResult>(task, [image.buffer, maskBytes.buffer], signal, onProgress);
       return { ...out, buffer: Buffer.from(out.buffer.buffer, out.buffer.byteOffset, out.buffer.byteLength) };
+    },
+    async classifyNsfw(input, signal) {
+      const copy = copyOf(input);
+      return submit<NsfwScores>({ kind: 'nsfw', input: copy }, [copy.buffer], signal);
     },
     async destroy() {
       await piscina.destroy();

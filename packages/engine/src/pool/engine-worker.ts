@@ -5,6 +5,7 @@ import type { FaceEditOptions, FaceEditResult } from '../engine-types';
 import { faceEditImage } from '../inpaint/face-edit';
 import { warmUpPersonMatte } from '../mask/person-matte';
 import { retouchImage } from '../retouch-pipeline';
+import { classifyNsfw, type NsfwScores } from '../nsfw/nsfw-classifier';
 
 // Load the face models (then the selfie matte model) as soon as the worker starts so the first job does
 // not pay ~1–2 s for it.
@@ -30,8 +31,15 @@ export interface FaceEditTask {
   progressPort?: MessagePort;
 }
 
+/** An upload to screen for moderation (issue 13): NSFWJS class probabilities back. */
+export interface NsfwTask {
+  kind: 'nsfw';
+  input: Uint8Array;
+  progressPort?: MessagePort;
+}
+
 /** Message a pool worker receives. */
-export type EngineTask = RetouchTask | FaceEditTask;
+export type EngineTask = RetouchTask | FaceEditTask | NsfwTask;
 
 type Transferable<T extends { buffer: Buffer }> = Omit<T, 'buffer'> & { buffer: Uint8Array };
 export type RetouchTaskResult = Omit<RetouchResult, 'bytes'> & { bytes: Uint8Array };
@@ -41,10 +49,11 @@ const asBuffer = (u: Uint8Array): Buffer => Buffer.from(u.buffer, u.byteOffset, 
 const asBytes = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
 /** Piscina task handler: runs one job of either kind in this worker thread. Bytes go back as a Uint8Array. */
-export async function runEngineTask(task: EngineTask): Promise<RetouchTaskResult | FaceEditTaskResult> {
+export async function runEngineTask(task: EngineTask): Promise<RetouchTaskResult | FaceEditTaskResult | NsfwScores> {
   const port = task.progressPort;
   const onProgress = port ? (stage: string, fraction: number) => port.postMessage({ stage, fraction }) : undefined;
   try {
+    if (task.kind === 'nsfw') return await classifyNsfw(asBuffer(task.input));
     if (task.kind === 'face-edit') {
       const result = await faceEditImage(asBuffer(task.input), asBuffer(task.mask), { ...task.opts, onProgress });
       return { ...result, buffer: asBytes(result.buffer) };

@@ -52,6 +52,7 @@ async function uploadResponse(ctx: AppContext, key: string, width: number, heigh
 export async function storeDirectUpload(ctx: AppContext, userId: number, bytes: Buffer, kind = 'upscale-original'): Promise<UploadResponse> {
   await assertNotInMaintenance(ctx);
   const prepared = await prepareOriginal(bytes);
+  await screenUpload(ctx, userId, prepared.bytes);
   const key = originalKey(userId, randomUUID(), prepared.ext);
   await ctx.storage.put(key, prepared.bytes, prepared.mime);
   try {
@@ -71,6 +72,26 @@ export async function storeDirectUpload(ctx: AppContext, userId: number, bytes: 
     throw err;
   }
   return uploadResponse(ctx, key, prepared.width, prepared.height);
+}
+
+/**
+ * Refuses an image the moderator flags (issue 13, 001 §8): 400 NSFW_CONTENT_DETECTED before anything
+ * is stored or charged; the scores are logged, never the image. A moderator failure refuses the upload
+ * too (fail closed) with a retryable error rather than storing unscreened content.
+ * @throws AppError NSFW_CONTENT_DETECTED | INTERNAL
+ */
+async function screenUpload(ctx: AppContext, userId: number, image: Buffer): Promise<void> {
+  let verdict: Awaited<ReturnType<AppContext['moderator']['screen']>>;
+  try {
+    verdict = await ctx.moderator.screen(image);
+  } catch (err) {
+    ctx.log.error({ err, userId }, 'upload screening failed');
+    throw new AppError('INTERNAL', { message: 'upload screening failed', cause: err });
+  }
+  if (verdict.flagged) {
+    ctx.log.warn({ userId, scores: verdict.scores }, 'upload refused by the content screen');
+    throw new AppError('NSFW_CONTENT_DETECTED');
+  }
 }
 
 /**
@@ -174,6 +195,7 @@ export async function confirmUpload(ctx: AppContext, userId: number, key: string
   try {
     if (row.sha256 && sha256Base64(received) !== row.sha256) throw new AppError('CHECKSUM_MISMATCH');
     prepared = await prepareOriginal(received);
+    await screenUpload(ctx, userId, prepared.bytes);
   } catch (err) {
     if (err instanceof AppError) await rejectUpload(ctx, row);
     throw err;
