@@ -15,16 +15,18 @@ export interface DialogProps {
   /** Blocking dialogs cannot be dismissed by Escape or an outside click. */
   dismissible?: boolean;
   closeLabel?: string;
+  /** Extra class on the dialog box (a tool's own layout, e.g. the mask editor's 90 % box). */
+  className?: string;
 }
 
 /** Modal dialog on Radix (focus trap, Escape, aria wiring). */
-export function Dialog({ open, onOpenChange, title, description, children, actions, size = 'sm', testId, dismissible = true, closeLabel = 'Close' }: DialogProps) {
+export function Dialog({ open, onOpenChange, title, description, children, actions, size = 'sm', testId, dismissible = true, closeLabel = 'Close', className }: DialogProps) {
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="ui-dialog-overlay" />
         <RadixDialog.Content
-          className={`ui-dialog ui-dialog-${size}`}
+          className={`ui-dialog ui-dialog-${size}${className ? ` ${className}` : ''}`}
           data-testid={testId}
           onEscapeKeyDown={(e) => {
             if (!dismissible) e.preventDefault();
