@@ -29,7 +29,9 @@ export function redo<T>(state: UndoState<T>): UndoState<T> {
   return { done: [...state.done, state.undone[state.undone.length - 1] as T], undone: state.undone.slice(0, -1) };
 }
 
+/** True when there is an operation to take back. */
 export const canUndo = <T>(state: UndoState<T>): boolean => state.done.length > 0;
+/** True when there is an undone operation to do again. */
 export const canRedo = <T>(state: UndoState<T>): boolean => state.undone.length > 0;
 
 /** The shortcut a key press asks for: Ctrl/⌘+Z undo, Ctrl/⌘+Shift+Z and Ctrl/⌘+Y redo, else null. */
