@@ -33,9 +33,10 @@ export async function headerBalance(page: Page): Promise<number> {
   return Number(text.replace(/[^0-9]/g, ''));
 }
 
-export async function shot(page: Page, name: string) {
+/** Screenshot into .artifacts/screenshots; `fullPage: false` keeps only the window (a dialog on a phone). */
+export async function shot(page: Page, name: string, { fullPage = true }: { fullPage?: boolean } = {}) {
   fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage, animations: 'disabled' });
 }
 
 /** Pays on the sandbox hosted checkout page the pricing page sent the browser to (test card 4242…). */

@@ -17,6 +17,7 @@ const soon = (titleKey: string) => <ComingSoonPage titleKey={titleKey} />;
 // The workspace (Radix controls, upload and polling code) loads only for signed-in visitors.
 const UpscalePage = lazyPage(() => import('../features/upscale/components/upscale-page').then((m) => ({ default: m.UpscalePage })));
 const MyPage = lazyPage(() => import('../features/mypage/components/mypage').then((m) => ({ default: m.MyPage })));
+const FaceEditPage = lazyPage(() => import('../features/face-edit/components/face-edit-page').then((m) => ({ default: m.FaceEditPage })));
 
 /** Every page; each path also answers under /en (spec 000 §2) through the optional `en?` segment below. */
 function pageRoutes(): RouteObject[] {
@@ -37,7 +38,14 @@ function pageRoutes(): RouteObject[] {
       ),
     },
     { path: 'image-edit', element: soon('tools.imageEdit.name') },
-    { path: 'face-edit', element: soon('tools.faceEdit.name') },
+    {
+      path: 'face-edit',
+      element: (
+        <RequireAuth messageKey="faceEdit.error.loginRequired">
+          <FaceEditPage />
+        </RequireAuth>
+      ),
+    },
     { path: 'chat', element: soon('pages.chat') },
     {
       path: 'mypage',

@@ -47,5 +47,22 @@ describe('locale catalogues', () => {
     expect(lookup(ko as Tree, 'upscale.error.fileType')).toBe('jpg,png만 업로드 가능합니다!');
     expect(lookup(ko as Tree, 'session.expired')).toBe('로그인이 만료되었습니다. 다시 로그인해주세요.');
     expect(lookup(ko as Tree, 'auth.login.failed')).toBe('로그인에 실패했습니다.');
+    expect(lookup(ko as Tree, 'faceEdit.error.fileType')).toBe('JPG/PNG 이미지를 업로드해주세요.');
+  });
+
+  it('keeps the spec wording of the face-edit messages (001 §5/§8)', () => {
+    const exact: Record<string, string> = {
+      'faceEdit.error.noImage': 'please upload an image',
+      'faceEdit.error.maskRequired': 'Please specify and save the mask first',
+      'faceEdit.error.maskEmpty': 'Paint the area to change!',
+      'faceEdit.error.insufficientCredits': 'Insufficient credits',
+      'faceEdit.error.aiFailed': 'AI processing failed. Please try again.',
+      'faceEdit.error.timeout': 'Processing time exceeded. Please try again.',
+      'faceEdit.error.processingFailed': 'Processing failed. Check the image and mask and try again.',
+      'faceEdit.error.generic': 'An error occurred during processing.',
+      'faceEdit.error.download': 'Download failed. Try again shortly.',
+      'faceEdit.error.downloadOffline': 'Network disconnected. Reconnect and try again.',
+    };
+    for (const [key, text] of Object.entries(exact)) expect(lookup(en as Tree, key), key).toBe(text);
   });
 });

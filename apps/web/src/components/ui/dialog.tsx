@@ -15,23 +15,27 @@ export interface DialogProps {
   /** Blocking dialogs cannot be dismissed by Escape or an outside click. */
   dismissible?: boolean;
   closeLabel?: string;
+  /** False keeps a dismissible dialog open on a click outside it (work in progress, e.g. a mask). */
+  closeOnOutsideClick?: boolean;
+  /** Extra class on the dialog box (a tool's own layout, e.g. the mask editor's 90 % box). */
+  className?: string;
 }
 
 /** Modal dialog on Radix (focus trap, Escape, aria wiring). */
-export function Dialog({ open, onOpenChange, title, description, children, actions, size = 'sm', testId, dismissible = true, closeLabel = 'Close' }: DialogProps) {
+export function Dialog({ open, onOpenChange, title, description, children, actions, size = 'sm', testId, dismissible = true, closeLabel = 'Close', className, closeOnOutsideClick = true }: DialogProps) {
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
         <RadixDialog.Overlay className="ui-dialog-overlay" />
         <RadixDialog.Content
-          className={`ui-dialog ui-dialog-${size}`}
+          className={`ui-dialog ui-dialog-${size}${className ? ` ${className}` : ''}`}
           data-testid={testId}
           onEscapeKeyDown={(e) => {
             if (!dismissible) e.preventDefault();
           }}
           onInteractOutside={(e) => {
             // Covers pointer-down and focus moving outside (e.g. an autofocused field on the page below).
-            if (!dismissible) e.preventDefault();
+            if (!dismissible || !closeOnOutsideClick) e.preventDefault();
           }}
         >
           <div className="ui-dialog-head">

@@ -7,18 +7,28 @@
  */
 export { uploadImage, type UploadKind } from './api/upload-image';
 export { fetchJobStatus } from './api/job-status';
-export { fetchToolHistory, toolHistoryKey, toolHistoryOptions, useToolHistory } from './api/history';
+export { fetchToolHistory, fetchToolHistoryPage, toolHistoryKey, toolHistoryOptions, useToolHistory } from './api/history';
 export { downloadImage } from './api/download';
 
 export { useImageUpload, type ImageUploadConfig, type UploadedImage } from './hooks/use-image-upload';
-export { useImageDownload } from './hooks/use-image-download';
+export { useImageDownload, type ImageDownloadCopy } from './hooks/use-image-download';
+export { pagedToolHistoryKey, usePagedToolHistory } from './hooks/use-paged-history';
 export { jobEventsClient, useJobEvents, useJobSnapshot } from './hooks/use-job-events';
 export { JOB_FAILED_KEY, JOB_TIMEOUT_KEY, useToolJob, type ToolJobState, type UseToolJobOptions } from './hooks/use-tool-job';
 
-export { isAcceptedImageName, loadImage, nameFromImageUrl } from './lib/image-file';
+export { isAcceptedImageName, isAcceptedImageType, loadImage, nameFromImageUrl } from './lib/image-file';
+export { firstPageLimit, mergeHistoryPage, type HistoryPaging } from './lib/history-paging';
 export { JobEventsClient, type JobEventsConnection, type JobProgress as JobProgressValue, type JobSnapshot } from './lib/job-events';
 export { trackJob, type JobOutcome, type SettledVia } from './lib/job-tracker';
-export { UPSCALE_POLLING_SCHEDULE, pollDelayMs, pollTimedOut, type PollingSchedule } from './lib/polling';
+export {
+  FACE_EDIT_POLLING_SCHEDULE,
+  UPSCALE_POLLING_SCHEDULE,
+  faceEditPollDelayMs,
+  faceEditPollTimedOut,
+  pollDelayMs,
+  pollTimedOut,
+  type PollingSchedule,
+} from './lib/polling';
 export { uploadErrorKey } from './lib/upload-errors';
 
 export { DownloadButton } from './components/download-button';

@@ -1,9 +1,9 @@
 import type { PresignDownloadResponse } from '@dewy/contracts';
 import { ApiError, apiRequest } from '../../../lib/api-client';
+import { saveBlob } from '../../../lib/save-blob';
 
 const RETRIES = 2;
 const RETRY_DELAY_MS = 1000;
-const REVOKE_AFTER_MS = 2000;
 
 const sleep = (ms: number) => new Promise((r) => window.setTimeout(r, ms));
 
@@ -30,17 +30,6 @@ async function fetchBlob(url: string, credentials: RequestCredentials): Promise<
   return blob;
 }
 
-function saveBlob(blob: Blob, filename: string): void {
-  const objectUrl = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = objectUrl;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  window.setTimeout(() => URL.revokeObjectURL(objectUrl), REVOKE_AFTER_MS);
-}
-
 function nameFromUrl(url: string): string {
   try {
     const last = new URL(url, window.location.href).pathname.split('/').pop();
@@ -53,7 +42,8 @@ function nameFromUrl(url: string): string {
 
 /**
  * Download an image (001 §7): presigned download → the server proxy → a direct fetch; when all fail the
- * image opens in a new tab. Resolves false only when even the new tab could not open.
+ * image opens in a new tab. Resolves false when even the new tab could not open, or when the browser
+ * is offline (a new tab could load nothing; the page says the network is down instead).
  */
 export async function downloadImage(url: string): Promise<boolean> {
   try {
@@ -75,6 +65,7 @@ export async function downloadImage(url: string): Promise<boolean> {
   } catch (err) {
     console.warn('[download] direct download failed', err);
   }
+  if (!navigator.onLine) return false;
   const win = window.open(url, '_blank');
   if (win) win.opener = null;
   return win !== null;

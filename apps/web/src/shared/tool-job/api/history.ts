@@ -7,6 +7,17 @@ export function fetchToolHistory(userId: number, source: HistorySource): Promise
   return apiRequest<HistoryResponse>(`/api/image/history/${userId}?source=${encodeURIComponent(source)}&limit=100`);
 }
 
+/** One page of a tool's history: GET /api/image/history/{userId}?source=&limit=&offset= (001 §7). */
+export function fetchToolHistoryPage(
+  userId: number,
+  source: HistorySource,
+  page: { limit: number; offset: number },
+  signal?: AbortSignal,
+): Promise<HistoryResponse> {
+  const query = `source=${encodeURIComponent(source)}&limit=${page.limit}&offset=${page.offset}`;
+  return apiRequest<HistoryResponse>(`/api/image/history/${userId}?${query}`, { signal });
+}
+
 export const toolHistoryKey = (source: HistorySource, userId: number | undefined) => ['tool-history', source, userId] as const;
 
 export function toolHistoryOptions(source: HistorySource, userId: number | undefined) {

@@ -11,10 +11,14 @@ export interface HistoryListProps {
   loading: boolean;
   selectedId: number | null;
   onSelect: (item: HistoryImage) => void;
+  /** A paged list (001 §7, face edit): shows a "load more" button (`<prefix>-history-more`) while true. */
+  hasMore?: boolean;
+  loadingMore?: boolean;
+  onLoadMore?: () => void;
 }
 
 /** A tool's history thumbnails: processing items blurred with an overlay, failed ones marked (001 §4). */
-export function HistoryList({ testIdPrefix, emptyText, items, loading, selectedId, onSelect }: HistoryListProps) {
+export function HistoryList({ testIdPrefix, emptyText, items, loading, selectedId, onSelect, hasMore = false, loadingMore = false, onLoadMore }: HistoryListProps) {
   const { t, i18n } = useTranslation();
   const fmt = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ko-KR', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Seoul' });
   return (
@@ -50,6 +54,13 @@ export function HistoryList({ testIdPrefix, emptyText, items, loading, selectedI
           })}
         </ul>
       )}
+      {hasMore && onLoadMore && !loading ? (
+        <div className="history-more">
+          <button type="button" className="btn btn-secondary" onClick={onLoadMore} disabled={loadingMore} aria-busy={loadingMore} data-testid={`${testIdPrefix}-history-more`}>
+            {loadingMore ? <span className="spinner spinner-sm" /> : null} {t('toolJob.history.loadMore')}
+          </button>
+        </div>
+      ) : null}
     </section>
   );
 }

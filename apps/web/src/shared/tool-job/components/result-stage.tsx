@@ -31,6 +31,11 @@ export interface ResultStageProps {
   preview: string | null;
   /** Shown with no photo and no job (a tool's sample). */
   idle: ReactNode;
+  /**
+   * Drawn over the photo preview (not while processing), e.g. the saved mask: an image of the photo's
+   * aspect ratio stacks exactly on it (same grid cell, same size rules).
+   */
+  previewOverlay?: ReactNode;
   copy: ResultStageCopy;
   downloading: boolean;
   onRetry: () => void;
@@ -52,7 +57,7 @@ function Placeholder() {
  * completed | failed), `data-job-status` (idle | processing | completed | failed), `data-job-id`,
  * `data-settled-via` (push | poll | history, once completed or failed) and `data-push` (the stream).
  */
-export function ResultStage({ testIdPrefix, job, progress, connection, preview, idle, copy, downloading, onRetry, onFullscreen, onDownload }: ResultStageProps) {
+export function ResultStage({ testIdPrefix, job, progress, connection, preview, idle, previewOverlay, copy, downloading, onRetry, onFullscreen, onDownload }: ResultStageProps) {
   const { t } = useTranslation();
   const p = testIdPrefix;
   const common = {
@@ -104,6 +109,7 @@ export function ResultStage({ testIdPrefix, job, progress, connection, preview, 
       <div className="stage" data-state={job.status === 'processing' ? 'processing' : 'preview'} {...common}>
         <div className="stage-preview">
           {src ? <img src={src} alt={t('toolJob.upload.previewAlt')} /> : <div className="stage-preview-empty" />}
+          {src && job.status !== 'processing' ? previewOverlay : null}
           {job.status === 'processing' ? (
             <div className="stage-processing" data-testid={`${p}-processing`}>
               {/* Only the title is a live region: the bar's every step is not read aloud. */}

@@ -2,7 +2,7 @@ import type { HistorySource } from '@dewy/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { fetchJobStatus } from '../api/job-status';
 import type { JobEventsConnection, JobProgress } from '../lib/job-events';
-import { trackJob, type SettledVia } from '../lib/job-tracker';
+import { trackJob, type JobOutcome, type SettledVia } from '../lib/job-tracker';
 import type { PollingSchedule } from '../lib/polling';
 import { useJobEvents, useJobSnapshot } from './use-job-events';
 
@@ -18,7 +18,13 @@ export interface UseToolJobOptions {
   /** The tool's status polling schedule from the spec (the stream's fallback). */
   schedule: PollingSchedule;
   /** Called once when a tracked job completes, fails or times out (reload history, re-sync credits). */
-  onSettled?: () => void;
+  onSettled?: (outcome: JobOutcome) => void;
+  /** Sent as the status call's `?source=` (001 §7: face edit adds `?source=face_edit`); none by default. */
+  statusSource?: HistorySource;
+  /** i18n key shown for a failed job (default {@link JOB_FAILED_KEY}). */
+  failedKey?: string;
+  /** i18n key shown when polling gives up (default {@link JOB_TIMEOUT_KEY}). */
+  timeoutKey?: string;
 }
 
 export const JOB_FAILED_KEY = 'toolJob.error.jobFailed';
@@ -29,7 +35,7 @@ export const JOB_TIMEOUT_KEY = 'toolJob.error.timeout';
  * shared event stream shows progress and settles the job the moment it ends; the spec's polling keeps
  * running underneath as the fallback (see trackJob).
  */
-export function useToolJob({ source, schedule, onSettled }: UseToolJobOptions) {
+export function useToolJob({ source, schedule, onSettled, statusSource, failedKey = JOB_FAILED_KEY, timeoutKey = JOB_TIMEOUT_KEY }: UseToolJobOptions) {
   const [state, setState] = useState<ToolJobState>({ status: 'idle' });
   const { client, connection } = useJobEvents();
   const settledRef = useRef(onSettled);
@@ -54,15 +60,16 @@ export function useToolJob({ source, schedule, onSettled }: UseToolJobOptions) {
         }),
       subscribeConnection: (listener: () => void) => client.subscribeConnection(listener),
     };
-    return trackJob(jobId, startedAt, { fetchStatus: fetchJobStatus, events, schedule }, (outcome) => {
+    const fetchStatus = (id: string, signal: AbortSignal) => fetchJobStatus(id, signal, statusSource);
+    return trackJob(jobId, startedAt, { fetchStatus, events, schedule }, (outcome) => {
       if (outcome.status === 'completed') {
         setState({ status: 'completed', jobId, resultUrl: outcome.resultUrl, originalUrl: outcome.originalUrl ?? originalUrl, via: outcome.via });
       } else {
-        setState({ status: 'failed', jobId, messageKey: outcome.reason === 'timeout' ? JOB_TIMEOUT_KEY : JOB_FAILED_KEY });
+        setState({ status: 'failed', jobId, messageKey: outcome.reason === 'timeout' ? timeoutKey : failedKey });
       }
-      settledRef.current?.();
+      settledRef.current?.(outcome);
     });
-  }, [client, source, schedule, jobId, startedAt, originalUrl]);
+  }, [client, source, statusSource, schedule, jobId, startedAt, originalUrl, failedKey, timeoutKey]);
 
   const snapshot = useJobSnapshot(client, jobId);
   const progress: JobProgress | null = jobId ? (snapshot?.progress ?? null) : null;

@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { isAcceptedImageName, jpegName, nameFromImageUrl } from './image-file';
+import { isAcceptedImageName, isAcceptedImageType, jpegName, nameFromImageUrl } from './image-file';
 
 describe('image files', () => {
   it('accepts jpg, jpeg and png by extension only (001 §5)', () => {
     expect(['a.jpg', 'b.JPEG', 'c.png'].map(isAcceptedImageName)).toEqual([true, true, true]);
     expect(['a.gif', 'png', 'a.webp'].map(isAcceptedImageName)).toEqual([false, false, false]);
+  });
+  it('accepts image/jpeg and image/png by MIME type only (001 §5, face edit)', () => {
+    expect(['image/jpeg', 'image/png', 'IMAGE/PNG'].map(isAcceptedImageType)).toEqual([true, true, true]);
+    expect(['', 'image/webp', 'image/gif', 'image/jpg', 'application/octet-stream'].map(isAcceptedImageType)).toEqual([false, false, false, false, false]);
   });
   it('names resized and stored images', () => {
     expect(jpegName('photo.png')).toBe('photo.jpg');

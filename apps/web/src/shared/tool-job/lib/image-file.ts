@@ -8,6 +8,13 @@ export function isAcceptedImageName(name: string): boolean {
   return name.includes('.') && ACCEPTED_EXTENSIONS.includes(ext);
 }
 
+const ACCEPTED_TYPES = ['image/jpeg', 'image/png'];
+
+/** Only image/jpeg and image/png by MIME type (001 §5, face edit); a file without a type is refused. */
+export function isAcceptedImageType(type: string): boolean {
+  return ACCEPTED_TYPES.includes(type.toLowerCase());
+}
+
 /** Natural size of an image URL. */
 export function loadImage(url: string): Promise<HTMLImageElement> {
   return new Promise((resolve, reject) => {
@@ -18,8 +25,11 @@ export function loadImage(url: string): Promise<HTMLImageElement> {
   });
 }
 
-/** Draw the image at the target size on a canvas and encode it as JPEG quality 0.9 (001 §5). */
-export async function resizeToJpeg(img: HTMLImageElement, target: { width: number; height: number }): Promise<Blob> {
+/**
+ * Draw the image at the target size on a canvas and encode it as JPEG (001 §5).
+ * @param quality JPEG quality: 0.9 for retouch uploads (default), 0.92 for face edit
+ */
+export async function resizeToJpeg(img: HTMLImageElement, target: { width: number; height: number }, quality: number = UPLOAD_RESIZE_JPEG_QUALITY): Promise<Blob> {
   const canvas = document.createElement('canvas');
   canvas.width = target.width;
   canvas.height = target.height;
@@ -31,7 +41,7 @@ export async function resizeToJpeg(img: HTMLImageElement, target: { width: numbe
   ctx.fillRect(0, 0, target.width, target.height);
   ctx.drawImage(img, 0, 0, target.width, target.height);
   return new Promise((resolve, reject) => {
-    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('encode failed'))), 'image/jpeg', UPLOAD_RESIZE_JPEG_QUALITY);
+    canvas.toBlob((blob) => (blob ? resolve(blob) : reject(new Error('encode failed'))), 'image/jpeg', quality);
   });
 }
 

@@ -3,7 +3,7 @@ import type { JobStatusResponse } from '@dewy/contracts';
 import { FakeEventSource } from '../testing/fake-event-source';
 import { JobEventsClient } from './job-events';
 import { PUSH_CONFIRM_RETRY_MS, RESYNC_MIN_INTERVAL_MS, trackJob, type JobOutcome } from './job-tracker';
-import { UPSCALE_POLLING_SCHEDULE } from './polling';
+import { FACE_EDIT_POLLING_SCHEDULE, UPSCALE_POLLING_SCHEDULE } from './polling';
 
 const processing: JobStatusResponse = { status: 'processing', imageUrl: null, originalImageUrl: 'o' };
 const completed: JobStatusResponse = { status: 'completed', imageUrl: 'r', originalImageUrl: 'o' };
@@ -164,5 +164,16 @@ describe('trackJob: push with the spec’s polling as fallback (001 §4)', () =>
     trackJob('j', Date.now(), { fetchStatus: api.fetchStatus, events: null, schedule: UPSCALE_POLLING_SCHEDULE }, (o) => outcomes.push(o));
     await vi.advanceTimersByTimeAsync(2000);
     expect(outcomes).toEqual([{ status: 'failed', reason: 'failed', via: 'poll' }]);
+  });
+
+  it('face edit: polls at 1 s, then 2, 2.5, 3.125 s… and times out after exactly 120 status reads', async () => {
+    const api = statusEndpoint();
+    const outcomes: JobOutcome[] = [];
+    trackJob('j', Date.now(), { fetchStatus: api.fetchStatus, events: null, schedule: FACE_EDIT_POLLING_SCHEDULE }, (o) => outcomes.push(o));
+    await vi.advanceTimersByTimeAsync(1000 + 2000 + 2500);
+    expect(api.calls).toEqual([1000, 3000, 5500]);
+    await vi.advanceTimersByTimeAsync(30 * 60_000);
+    expect(api.calls).toHaveLength(120);
+    expect(outcomes).toEqual([{ status: 'failed', reason: 'timeout', via: 'poll' }]);
   });
 });
