@@ -29,6 +29,7 @@ import { FACE_EDIT_JPEG_QUALITY, buildFaceEditInput, faceEditResizeTarget, faceE
 import { GenderChoice, MaskPanel, RunBar, StrengthSlider } from './face-edit-controls';
 import { ErrorDialog, IdleStage } from './face-edit-dialogs';
 import './face-edit.css';
+import { ShareLinkButton } from '../../../shared/affiliate';
 
 const HISTORY_CLICK_DEBOUNCE_MS = 300;
 
@@ -250,8 +251,11 @@ export function FaceEditPage() {
   return (
     <div className="container page face-edit-page" data-testid="face-edit-page">
       <div className="face-edit-head">
-        <h1>{t('faceEdit.title')}</h1>
-        <p className="face-edit-sub">{t('faceEdit.subtitle')}</p>
+        <div>
+          <h1>{t('faceEdit.title')}</h1>
+          <p className="face-edit-sub">{t('faceEdit.subtitle')}</p>
+        </div>
+        <ShareLinkButton testIdPrefix="face-edit" />
       </div>
 
       <div className="face-edit-layout">
