@@ -16,6 +16,11 @@ const soon = (titleKey: string) => <ComingSoonPage titleKey={titleKey} />;
 
 // The workspace (Radix controls, upload and polling code) loads only for signed-in visitors.
 const UpscalePage = lazyPage(() => import('../features/upscale/components/upscale-page').then((m) => ({ default: m.UpscalePage })));
+// The notice board (DOMPurify) and the legal texts load with their pages.
+const NoticeListPage = lazyPage(() => import('../features/notices/components/notice-list-page').then((m) => ({ default: m.NoticeListPage })));
+const NoticeDetailPage = lazyPage(() => import('../features/notices/components/notice-detail-page').then((m) => ({ default: m.NoticeDetailPage })));
+const NoticeEditorPage = lazyPage(() => import('../features/notices/components/notice-editor-page').then((m) => ({ default: m.NoticeEditorPage })));
+const LegalPage = lazyPage(() => import('../features/legal/components/legal-page').then((m) => ({ default: m.LegalPage })));
 
 /** Every page; each path also answers under /en (spec 000 §2) through the optional `en?` segment below. */
 function pageRoutes(): RouteObject[] {
@@ -39,19 +44,20 @@ function pageRoutes(): RouteObject[] {
     { path: 'face-edit', element: soon('tools.faceEdit.name') },
     { path: 'chat', element: soon('pages.chat') },
     { path: 'mypage', element: <RequireAuth>{soon('nav.mypage')}</RequireAuth> },
-    { path: 'notice', element: soon('nav.notice') },
-    { path: 'notice/write', element: soon('nav.notice') },
-    { path: 'notice/:id', element: soon('nav.notice') },
-    { path: 'notice/:id/edit', element: soon('nav.notice') },
-    { path: 'terms', element: soon('footer.terms') },
-    { path: 'terms/kr', element: soon('footer.terms') },
-    { path: 'terms/en', element: soon('footer.terms') },
-    { path: 'privacy', element: soon('footer.privacy') },
-    { path: 'privacy/kr', element: soon('footer.privacy') },
-    { path: 'privacy/en', element: soon('footer.privacy') },
-    { path: 'refund', element: soon('footer.refund') },
-    { path: 'refund/kr', element: soon('footer.refund') },
-    { path: 'refund/en', element: soon('footer.refund') },
+    { path: 'notice', element: <NoticeListPage /> },
+    { path: 'notice/write', element: <NoticeEditorPage /> },
+    { path: 'notice/:id', element: <NoticeDetailPage /> },
+    { path: 'notice/:id/edit', element: <NoticeEditorPage /> },
+    // The path decides the document's language (002 §2): /terms/en is English even in a Korean session.
+    { path: 'terms', element: <LegalPage /> },
+    { path: 'terms/kr', element: <LegalPage /> },
+    { path: 'terms/en', element: <LegalPage /> },
+    { path: 'privacy', element: <LegalPage /> },
+    { path: 'privacy/kr', element: <LegalPage /> },
+    { path: 'privacy/en', element: <LegalPage /> },
+    { path: 'refund', element: <LegalPage /> },
+    { path: 'refund/kr', element: <LegalPage /> },
+    { path: 'refund/en', element: <LegalPage /> },
     { path: 'image-generation', element: <ImageGenerationGate>{soon('tools.imageGeneration.name')}</ImageGenerationGate> },
     { path: 'consistency', element: <ConsistencyRedirect /> },
     { path: 'payment/success', element: <PaymentSuccessPage /> },
