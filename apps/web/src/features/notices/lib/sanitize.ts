@@ -14,7 +14,8 @@ const ALLOWED_TAGS = ['h1', 'h2', 'h3', 'h4', 'p', 'br', 'hr', 'ul', 'ol', 'li',
 const ALLOWED_ATTR = ['href', 'title', 'src', 'alt', 'width', 'height', 'target', 'rel'];
 /** http(s), mailto and same-site paths; no `javascript:`, `data:` or protocol-relative URLs. */
 const ALLOWED_URI_REGEXP = /^(?:https?:|mailto:|\/(?!\/))/i;
-const BLOCKS = new Set(['P', 'H1', 'H2', 'H3', 'H4', 'UL', 'OL', 'LI', 'BLOCKQUOTE', 'PRE', 'DIV', 'HR']);
+// Elements laid out as blocks (images too: the app's base style displays every <img> as a block).
+const BLOCKS = new Set(['P', 'H1', 'H2', 'H3', 'H4', 'UL', 'OL', 'LI', 'BLOCKQUOTE', 'PRE', 'DIV', 'HR', 'IMG']);
 
 purifier.addHook('afterSanitizeAttributes', (node) => {
   if (node.nodeName === 'A') {
