@@ -16,6 +16,8 @@ export const E2E_DATA_DIR = dataDir;
 
 export default defineConfig({
   testDir: './specs',
+  // Creates the administrator (the first account, id 1) once the server is up, before any spec.
+  globalSetup: './global-setup.ts',
   outputDir: path.join(ROOT, '.artifacts/e2e-results'),
   timeout: 180_000,
   expect: { timeout: 15_000 },

@@ -140,6 +140,16 @@ const EnvSchema = z.object({
   /** Image-generation vendor; the flag stays off until one is configured. */
   SEEDREAM_API_KEY: z.string().optional(),
   KLING_ACCESS_KEY: z.string().optional(),
+  /** The operator's business details, shown by the footer and the legal pages (GET /api/site-info). */
+  COMPANY_NAME: z.string().optional(),
+  COMPANY_CEO: z.string().optional(),
+  COMPANY_ADDRESS: z.string().optional(),
+  /** 사업자등록번호 (business registration number). */
+  COMPANY_REGISTRATION_NO: z.string().optional(),
+  /** 통신판매업 신고번호 (mail-order business report number). */
+  COMPANY_MAIL_ORDER_NO: z.string().optional(),
+  /** Where customers write (refunds, takedowns, privacy requests). */
+  SUPPORT_EMAIL: z.string().trim().email().optional().or(z.literal('')),
 });
 
 export type Env = z.infer<typeof EnvSchema>;
@@ -257,6 +267,11 @@ export interface AppConfig {
   affiliate: { enabled: boolean; cookieMaxAgeMs: number };
   maintenanceMode: boolean;
   moderation: { enabled: boolean; threshold: number };
+  /** Public business details (unset = null: the page says the operator has yet to fill them in). */
+  site: {
+    company: { name: string | null; ceo: string | null; address: string | null; registrationNo: string | null; mailOrderNo: string | null };
+    supportEmail: string | null;
+  };
 }
 
 /**
@@ -271,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const e = parsed.data;
   const abs = (p: string) => (path.isAbsolute(p) ? p : path.join(REPO_ROOT, p));
+  const text = (v: string | undefined) => v?.trim() || null;
   const dataDir = abs(e.DATA_DIR);
   if (e.STORAGE_DRIVER === 's3' && !e.S3_BUCKET) throw new Error('Invalid configuration:\n  S3_BUCKET: required when STORAGE_DRIVER=s3');
   if (e.FACE_EDIT_ENGINE === 'runpod' && (!e.RUNPOD_FACE_EDIT_ENDPOINT_URL || !e.RUNPOD_API_KEY)) {
@@ -342,5 +358,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     affiliate: { enabled: e.AFFILIATE_ENABLED, cookieMaxAgeMs: e.AFFILIATE_COOKIE_DAYS * 86_400_000 },
     maintenanceMode: e.MAINTENANCE_MODE,
     moderation: { enabled: e.NSFW_SCREENING, threshold: e.NSFW_THRESHOLD },
+    site: {
+      company: {
+        name: text(e.COMPANY_NAME),
+        ceo: text(e.COMPANY_CEO),
+        address: text(e.COMPANY_ADDRESS),
+        registrationNo: text(e.COMPANY_REGISTRATION_NO),
+        mailOrderNo: text(e.COMPANY_MAIL_ORDER_NO),
+      },
+      supportEmail: text(e.SUPPORT_EMAIL),
+    },
   };
 }

@@ -11,3 +11,4 @@ export * from './text';
 export * from './billing';
 export * from './face-edit';
 export * from './notices';
+export * from './site';

@@ -1,12 +1,26 @@
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { SUPPORT_EMAIL } from '../lib/config';
+import { legalLinkFor } from '../features/legal/lib/legal-path';
+import { useSiteInfo } from '../lib/site-info';
 import { useLocale } from '../lib/use-locale';
 
-/** Footer links of spec 000 §2 (landing): /, /upscale, /pricing, legal pages, support e-mail, company. */
+/**
+ * Footer links of spec 000 §2 (landing): /, /upscale, /pricing, the legal pages in the site's language,
+ * the support e-mail and the operator's business details (GET /api/site-info), each marked "to be
+ * filled in by the operator" while unset.
+ */
 export function Footer() {
   const { t } = useTranslation();
-  const { lp } = useLocale();
+  const { lp, locale } = useLocale();
+  const { company, supportEmail } = useSiteInfo();
+  const unset = <span className="footer-unset">{t('legal.company.unset')}</span>;
+  const details: [string, string | null][] = [
+    [t('legal.company.name'), company.name],
+    [t('legal.company.ceo'), company.ceo],
+    [t('legal.company.address'), company.address],
+    [t('legal.company.registrationNo'), company.registrationNo],
+    [t('legal.company.mailOrderNo'), company.mailOrderNo],
+  ];
   return (
     <footer className="app-footer" data-testid="footer">
       <div className="container footer-grid">
@@ -18,15 +32,29 @@ export function Footer() {
           <Link to={lp('/')}>{t('nav.home')}</Link>
           <Link to={lp('/upscale')}>{t('tools.upscale.name')}</Link>
           <Link to={lp('/pricing')}>{t('nav.pricing')}</Link>
-          <Link to="/terms/kr">{t('footer.terms')}</Link>
-          <Link to="/privacy/kr">{t('footer.privacy')}</Link>
-          <Link to="/refund/kr">{t('footer.refund')}</Link>
+          <Link to={lp('/notice')}>{t('nav.notice')}</Link>
+          <Link to={legalLinkFor('terms', locale)} data-testid="footer-terms">
+            {t('footer.terms')}
+          </Link>
+          <Link to={legalLinkFor('privacy', locale)} data-testid="footer-privacy">
+            <strong>{t('footer.privacy')}</strong>
+          </Link>
+          <Link to={legalLinkFor('refund', locale)} data-testid="footer-refund">
+            {t('footer.refund')}
+          </Link>
         </nav>
-        <div className="footer-company">
+        <div className="footer-company" data-testid="footer-company">
           <p>
-            {t('footer.support')}: <a href={`mailto:${SUPPORT_EMAIL}`}>{SUPPORT_EMAIL}</a>
+            {t('footer.support')}: <a href={`mailto:${supportEmail}`}>{supportEmail}</a>
           </p>
-          <p>{t('footer.company')}</p>
+          <p className="footer-details">
+            {details.map(([label, value], i) => (
+              <span key={label} className="footer-detail">
+                {i > 0 ? <span aria-hidden="true"> · </span> : null}
+                {label}: {value ?? unset}
+              </span>
+            ))}
+          </p>
           <p className="footer-copy">© {new Date().getFullYear()} Dewy</p>
         </div>
       </div>

@@ -18,6 +18,11 @@ const soon = (titleKey: string) => <ComingSoonPage titleKey={titleKey} />;
 const UpscalePage = lazyPage(() => import('../features/upscale/components/upscale-page').then((m) => ({ default: m.UpscalePage })));
 const MyPage = lazyPage(() => import('../features/mypage/components/mypage').then((m) => ({ default: m.MyPage })));
 const FaceEditPage = lazyPage(() => import('../features/face-edit/components/face-edit-page').then((m) => ({ default: m.FaceEditPage })));
+// The notice board (DOMPurify) and the legal texts load with their pages.
+const NoticeListPage = lazyPage(() => import('../features/notices/components/notice-list-page').then((m) => ({ default: m.NoticeListPage })));
+const NoticeDetailPage = lazyPage(() => import('../features/notices/components/notice-detail-page').then((m) => ({ default: m.NoticeDetailPage })));
+const NoticeEditorPage = lazyPage(() => import('../features/notices/components/notice-editor-page').then((m) => ({ default: m.NoticeEditorPage })));
+const LegalPage = lazyPage(() => import('../features/legal/components/legal-page').then((m) => ({ default: m.LegalPage })));
 
 /** Every page; each path also answers under /en (spec 000 §2) through the optional `en?` segment below. */
 function pageRoutes(): RouteObject[] {
@@ -68,6 +73,21 @@ function pageRoutes(): RouteObject[] {
     { path: 'refund', element: soon('footer.refund') },
     { path: 'refund/kr', element: soon('footer.refund') },
     { path: 'refund/en', element: soon('footer.refund') },
+    { path: 'mypage', element: <RequireAuth>{soon('nav.mypage')}</RequireAuth> },
+    { path: 'notice', element: <NoticeListPage /> },
+    { path: 'notice/write', element: <NoticeEditorPage /> },
+    { path: 'notice/:id', element: <NoticeDetailPage /> },
+    { path: 'notice/:id/edit', element: <NoticeEditorPage /> },
+    // The path decides the document's language (002 §2): /terms/en is English even in a Korean session.
+    { path: 'terms', element: <LegalPage /> },
+    { path: 'terms/kr', element: <LegalPage /> },
+    { path: 'terms/en', element: <LegalPage /> },
+    { path: 'privacy', element: <LegalPage /> },
+    { path: 'privacy/kr', element: <LegalPage /> },
+    { path: 'privacy/en', element: <LegalPage /> },
+    { path: 'refund', element: <LegalPage /> },
+    { path: 'refund/kr', element: <LegalPage /> },
+    { path: 'refund/en', element: <LegalPage /> },
     { path: 'image-generation', element: <ImageGenerationGate>{soon('tools.imageGeneration.name')}</ImageGenerationGate> },
     { path: 'consistency', element: <ConsistencyRedirect /> },
     { path: 'payment/success', element: <PaymentSuccessPage /> },

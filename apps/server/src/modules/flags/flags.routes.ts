@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { FeatureFlagsResponseSchema } from '@dewy/contracts';
+import { FeatureFlagsResponseSchema, SiteInfoResponseSchema } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { maintenanceState } from '../settings/settings.service';
 
 /**
  * GET /api/feature/flags (spec 000 §7): image generation stays off until a generation vendor is
  * configured; `paymentsEnabled` says whether the payments provider is (decision 012).
+ * GET /api/site-info (issue 13): the operator's business details and support e-mail from the
+ * configuration (`COMPANY_*`, `SUPPORT_EMAIL`), null where unset.
  */
 export function flagsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -13,6 +15,12 @@ export function flagsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       imageGenerationEnabled: ctx.config.vendors.imageGenerationConfigured,
       paymentsEnabled: Boolean(ctx.payments),
       maintenance: (await maintenanceState(ctx)).on,
+    }));
+
+    app.get('/api/site-info', { config: { access: 'public' }, schema: { tags: ['flags'], response: { 200: SiteInfoResponseSchema } } }, async () => ({
+      success: true as const,
+      company: { ...ctx.config.site.company },
+      supportEmail: ctx.config.site.supportEmail,
     }));
   };
 }
