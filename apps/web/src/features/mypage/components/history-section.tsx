@@ -138,7 +138,12 @@ function HistoryCard({ item, toolName, onOpen }: { item: HistoryImage; toolName:
         aria-label={`${t('mypage.history.view')}: ${t('mypage.history.itemLabel', { tool: toolName, date })}`}
         data-testid="mypage-history-open"
       >
-        {unavailable ? (
+        {item.expired_at ? (
+          <span className="mypage-history-broken" data-testid="mypage-history-expired">
+            <Icon name="warning" size={22} />
+            {t('toolJob.history.expired')}
+          </span>
+        ) : unavailable ? (
           <span className="mypage-history-broken" data-testid="mypage-history-broken">
             <Icon name="warning" size={22} />
             {t('mypage.history.broken')}

@@ -46,7 +46,11 @@ export function HistoryList({ testIdPrefix, emptyText, items, loading, selectedI
                   aria-label={`${t(`toolJob.history.status.${item.status}`)} · ${fmt.format(new Date(item.created_at))}`}
                 >
                   {thumb ? <img src={thumb} alt="" loading="lazy" /> : <span className="history-noimg" />}
-                  {item.status !== 'completed' ? <span className="history-overlay">{t(`toolJob.history.status.${item.status}`)}</span> : null}
+                  {item.expired_at ? (
+                    <span className="history-overlay" data-testid="history-expired">{t('toolJob.history.expired')}</span>
+                  ) : item.status !== 'completed' ? (
+                    <span className="history-overlay">{t(`toolJob.history.status.${item.status}`)}</span>
+                  ) : null}
                   <span className="history-date">{fmt.format(new Date(item.created_at))}</span>
                 </button>
               </li>
