@@ -37,3 +37,4 @@ export { HistoryList } from './components/history-list';
 export { JobProgress } from './components/job-progress';
 export { ResultStage, type ResultStageCopy } from './components/result-stage';
 export { UploadArea } from './components/upload-area';
+export { RunButton, type RunButtonProps } from './components/run-button';

@@ -1,11 +1,10 @@
 import { FACE_EDIT } from '@dewy/contracts';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { DropIcon } from '../../../components/ui/drop-icon';
 import { Icon } from '../../../components/ui/icons';
 import { RangeSlider } from '../../../components/ui/range-slider';
 import { useLocale } from '../../../lib/use-locale';
+import { RunButton } from '../../../shared/tool-job';
 
 /** Gender (001 §2): female only; male is shown disabled as coming soon. */
 export function GenderChoice() {
@@ -110,27 +109,19 @@ export function RunBar({ cost, balance, disabled, processing, insufficient, onRu
           {t('faceEdit.run.balance')} <strong data-testid="face-edit-balance">{balance.toLocaleString()}</strong>
         </span>
       </div>
-      <button type="button" className="btn btn-primary btn-lg btn-block" disabled={disabled} onClick={onRun} data-testid="face-edit-run">
-        {processing ? (
-          <>
-            <span className="spinner spinner-sm spinner-light" /> {t('faceEdit.run.processing')}
-          </>
-        ) : (
-          <>
-            {t('faceEdit.run.button')}
-            {cost !== null ? (
-              <span className="generate-cost" data-testid="face-edit-cost">
-                <DropIcon size={13} /> {cost}
-              </span>
-            ) : null}
-          </>
-        )}
-      </button>
-      {insufficient ? (
-        <p className="generate-warning" role="status" data-testid="face-edit-insufficient">
-          {t('faceEdit.error.insufficientCredits')} <Link to={lp('/pricing')}>{t('nav.pricing')} →</Link>
-        </p>
-      ) : null}
+      <RunButton
+        label={t('faceEdit.run.button')}
+        processingLabel={t('faceEdit.run.processing')}
+        cost={cost}
+        disabled={disabled}
+        processing={processing}
+        onRun={onRun}
+        insufficientText={insufficient ? t('faceEdit.error.insufficientCredits') : null}
+        pricingHref={lp('/pricing')}
+        pricingLabel={t('nav.pricing')}
+        testIdPrefix="face-edit"
+        buttonTestId="face-edit-run"
+      />
     </div>
   );
 }

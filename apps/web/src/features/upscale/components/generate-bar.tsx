@@ -1,8 +1,7 @@
 import type { SizeBadge } from '@dewy/contracts';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
-import { DropIcon } from '../../../components/ui/drop-icon';
 import { useLocale } from '../../../lib/use-locale';
+import { RunButton } from '../../../shared/tool-job';
 
 export interface GenerateBarProps {
   cost: number | null;
@@ -38,27 +37,20 @@ export function GenerateBar({ cost, balance, badge, outputSize, disabled, proces
           {t('upscale.generate.balance')} <strong data-testid="upscale-balance">{balance.toLocaleString()}</strong>
         </span>
       </div>
-      <button type="button" className="btn btn-primary btn-lg btn-block generate-btn" disabled={disabled} onClick={onGenerate} data-testid="upscale-generate">
-        {processing ? (
-          <>
-            <span className="spinner spinner-sm spinner-light" /> {t('upscale.generate.processing')}
-          </>
-        ) : (
-          <>
-            {t('upscale.generate.button')}
-            {cost !== null ? (
-              <span className="generate-cost" data-testid="upscale-cost">
-                <DropIcon size={13} /> {cost}
-              </span>
-            ) : null}
-          </>
-        )}
-      </button>
-      {insufficient ? (
-        <p className="generate-warning" role="status" data-testid="upscale-insufficient">
-          {t('upscale.error.insufficientCredits')} <Link to={lp('/pricing')}>{t('nav.pricing')} →</Link>
-        </p>
-      ) : null}
+      <RunButton
+        label={t('upscale.generate.button')}
+        processingLabel={t('upscale.generate.processing')}
+        cost={cost}
+        disabled={disabled}
+        processing={processing}
+        onRun={onGenerate}
+        insufficientText={insufficient ? t('upscale.error.insufficientCredits') : null}
+        pricingHref={lp('/pricing')}
+        pricingLabel={t('nav.pricing')}
+        testIdPrefix="upscale"
+        buttonTestId="upscale-generate"
+        className="generate-btn"
+      />
     </div>
   );
 }
