@@ -51,14 +51,38 @@ export interface RetouchResult {
     hairMask: 'selfie' | 'heuristic' | 'none';
     /** Wall time per stage in ms: decode, faces, resize, masks, retouch, composite, encode, total. */
     timingsMs: Record<string, number>;
+    /**
+     * Per face (largest first), how well its landmark mesh fits and what was done with it: 'full'
+     * retouch for a good fit, 'light' for a fair one (half strength, no lip tint or blush), 'none' for a
+     * poor one (the face is left as it is; the photo-wide grade and filter still apply). `box` in output
+     * pixels; `pass` says which detection pass produced the mesh; `rollDeg` its in-plane tilt.
+     */
+    faceFits?: FaceFitMeta[];
+    /** Exclusion semantics of this result: excluded regions skip local retouch; grade and filter apply everywhere. */
+    exclusions?: 'local-only';
   };
+}
+
+/** One face's entry in {@link RetouchResult.meta.faceFits}. */
+export interface FaceFitMeta {
+  verdict: 'good' | 'fair' | 'poor';
+  /** 0..1 fit score (good ≥ 0.6, fair ≥ 0.35). */
+  score: number;
+  retouch: 'full' | 'light' | 'none';
+  pass: 'whole' | 'window' | 'rotated';
+  rollDeg: number;
+  box: { x: number; y: number; width: number; height: number };
 }
 
 /** Engine configuration shared by the in-thread call and the pool. */
 export interface EngineConfig {
   /** Folder holding the ONNX files; default ./data/models (relative to the working directory). */
   modelsDir?: string;
-  /** Largest input (px) the ×4 SR model runs on; default SR_MAX_INPUT_PIXELS (500k). */
+  /**
+   * Largest input (px) the ×4 SR model runs on. Default: no limit — SR runs at full detail (issue 12).
+   * Kept for callers that still pass it; a value at or below the old default 500k is treated as "no
+   * limit" too (see decision 005 addendum), a larger one caps truly huge inputs.
+   */
   srMaxInputPixels?: number;
   /** Called with a stage name and its 0..1 completion. */
   onProgress?: (stage: string, fraction: number) => void;

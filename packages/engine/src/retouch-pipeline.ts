@@ -1,13 +1,19 @@
-import type { EngineConfig, RetouchOptions, RetouchResult } from './engine-types';
-import { analyzeFacesRgb, scaleFaceAnalysis, type FaceAnalysis } from './face/face-analysis';
+import type { EngineConfig, FaceFitMeta, RetouchOptions, RetouchResult } from './engine-types';
+import { analyzeFacesRgb, scaleFaceAnalysis, type DetectedFace, type FaceAnalysis } from './face/face-analysis';
 import { decodeImage, encodeImage, type RgbImage } from './io/image-io';
 import { buildHairMask, type HairMaskMethod } from './mask/hair-mask';
 import { personMatte } from './mask/person-matte';
 import { createPlane, featherOutside, fillPolygon, type Plane } from './mask/mask-raster';
-import { applyGrade, applyPpoyongFilter, applyStudioFilter } from './retouch/color-grade';
-import { filterKindOf, retouchParamsFor } from './retouch/retouch-params';
+import { buildGlobalLook } from './retouch/color-grade';
+import { filterKindOf, lightParams, retouchParamsFor } from './retouch/retouch-params';
 import { retouchFace } from './retouch/skin-retouch';
 import { resizeToOutput } from './sr/super-resolution';
+
+/** What local retouch a face gets from its fit verdict (no verdict: treated as good, e.g. hand-built faces). */
+export function retouchLevelOf(face: DetectedFace): FaceFitMeta['retouch'] {
+  const v = face.fit?.verdict ?? 'good';
+  return v === 'good' ? 'full' : v === 'fair' ? 'light' : 'none';
+}
 
 function validate(opts: RetouchOptions): void {
   const bad = (m: string): never => { throw new Error(`INVALID_OPTIONS: ${m}`); };
@@ -24,14 +30,16 @@ function validate(opts: RetouchOptions): void {
 
 /**
  * Hard mask (1 inside) of every excluded region at output size, and its soft companion that is exactly
- * 1 inside and feathers only outward — so excluded pixels are bit-exact copies of the plain resize.
- * `matte` is the person matte at output size for the hair mask (null/undefined: colour heuristic); the
- * hair's soft fringe (matte between the ramp's ends) blends partially through `soft`.
+ * 1 inside and feathers only outward — so excluded pixels skip local retouch entirely. Polygon regions
+ * come from faces that are retouched at all (a poor fit's polygons may sit anywhere, and its face is left
+ * alone anyway). `matte` is the person matte at output size for the hair mask (null/undefined: colour
+ * heuristic); the hair's soft fringe (matte between the ramp's ends) blends partially through `soft`.
  */
 export function buildExclusionMasks(plain: RgbImage, faces: FaceAnalysis, ex: RetouchOptions['exclude'], matte?: Plane | null): { hard: Plane; soft: Plane } | null {
   const hard = createPlane(plain.width, plain.height);
   let any = false;
   for (const f of faces.faces) {
+    if (retouchLevelOf(f) === 'none') continue;
     const r = f.regions;
     const polys = [ex.upperLip && r.upperLip, ex.lowerLip && r.lowerLip, ex.leftEyebrow && r.leftEyebrow, ex.rightEyebrow && r.rightEyebrow, ex.nose && r.nose];
     for (const p of polys) if (p) { fillPolygon(hard, p); any = true; }
@@ -51,8 +59,11 @@ export function buildExclusionMasks(plain: RgbImage, faces: FaceAnalysis, ex: Re
 }
 
 /**
- * Decode → faces → resize/SR to output size → per-face skin retouch → grade → filter → exclusion
- * composite → encode. See README "Stages". Runs in the calling thread (use the pool in servers).
+ * Decode → faces (with fit verdicts) → resize/SR to output size → masks → per-face local retouch (full,
+ * light or none by fit) → exclusions composited back from the plain image → the global grade and filter
+ * over the whole photo → encode. Exclusions protect regions from local retouch only: an excluded region
+ * equals `look(plain)` exactly, where `look` is the same grade and filter the rest of the photo gets
+ * (issue 12, class 5). See README "Stages". Runs in the calling thread (use the pool in servers).
  *
  * @param input JPEG/PNG/WebP bytes (EXIF orientation honoured).
  * @throws Error with message prefix NO_IMAGE_DECODE, IMAGE_TOO_LARGE, INVALID_OPTIONS,
@@ -80,34 +91,22 @@ export async function retouchImage(input: Buffer, opts: RetouchOptions, config: 
 
   progress('masks', 0);
   const faces = scaleFaceAnalysis(analysis, plain.width, plain.height);
+  const retouched = faces.faces.filter((f) => retouchLevelOf(f) !== 'none');
   let hairMask: HairMaskMethod | 'none' = 'none';
-  let matte: Plane | null = null;
-  if (opts.exclude.hair && faces.faces.length > 0) {
-    // the model sees a 256² copy anyway, so the decoded original is as good an input as the SR output
-    matte = await personMatte(original, plain.width, plain.height);
-    hairMask = matte ? 'selfie' : 'heuristic';
-  }
+  // the person matte keeps skin growth (neck, forehead) and hair on the person; the model sees a 256²
+  // copy anyway, so the decoded original is as good an input as the SR output
+  const matte = retouched.length > 0 || (opts.exclude.hair && faces.faces.length > 0) ? await personMatte(original, plain.width, plain.height) : null;
+  if (opts.exclude.hair && faces.faces.length > 0) hairMask = matte ? 'selfie' : 'heuristic';
   const exclusion = buildExclusionMasks(plain, faces, opts.exclude, matte);
   lap('masks');
 
   progress('retouch', 0);
   const work: RgbImage = { data: new Uint8Array(plain.data), width: plain.width, height: plain.height };
-  const skinFull = createPlane(plain.width, plain.height);
-  faces.faces.forEach((face, k) => {
-    const { roi, skin } = retouchFace(work, face, params);
-    for (let y = 0; y < roi.height; y++) {
-      const row = (roi.y + y) * plain.width + roi.x;
-      for (let x = 0; x < roi.width; x++) {
-        const v = skin.data[y * roi.width + x]!;
-        if (v > skinFull.data[row + x]!) skinFull.data[row + x] = v;
-      }
-    }
-    progress('retouch', (k + 1) / faces.faces.length);
+  const light = lightParams(params);
+  retouched.forEach((face, k) => {
+    retouchFace(work, face, retouchLevelOf(face) === 'light' ? light : params, matte);
+    progress('retouch', (k + 1) / retouched.length);
   });
-  applyGrade(work, params.grade);
-  const filter = filterKindOf(opts.filterIndex, opts.filterPrompt ?? '', opts.filterStrength);
-  if (filter === 'studio') applyStudioFilter(work, opts.filterStrength);
-  if (filter === 'ppoyong') applyPpoyongFilter(work, opts.filterStrength, skinFull);
   lap('retouch');
 
   if (exclusion) {
@@ -120,6 +119,9 @@ export async function retouchImage(input: Buffer, opts: RetouchOptions, config: 
       for (let c = 0; c < 3; c++) d[o + c] = Math.round(d[o + c]! + a * (p[o + c]! - d[o + c]!));
     }
   }
+  // the photo-wide look last, over everything (excluded regions included), measured on the plain image
+  const filter = filterKindOf(opts.filterIndex, opts.filterPrompt ?? '', opts.filterStrength);
+  buildGlobalLook(plain, params.grade, filter, opts.filterStrength).apply(work);
   lap('composite');
 
   progress('encode', 0);
@@ -127,11 +129,19 @@ export async function retouchImage(input: Buffer, opts: RetouchOptions, config: 
   lap('encode');
   timings.total = Math.round(performance.now() - t0);
   progress('done', 1);
+  const faceFits: FaceFitMeta[] = faces.faces.map((f) => ({
+    verdict: f.fit?.verdict ?? 'good',
+    score: f.fit?.score ?? 1,
+    retouch: retouchLevelOf(f),
+    pass: f.fit?.pass ?? 'whole',
+    rollDeg: f.fit?.rollDeg ?? 0,
+    box: { x: Math.round(f.box.x), y: Math.round(f.box.y), width: Math.round(f.box.width), height: Math.round(f.box.height) },
+  }));
   return {
     bytes,
     format: opts.outputFormat,
     width: work.width,
     height: work.height,
-    meta: { faces: faces.faces.length, srModel: resized.srModel, fallback: resized.fallback, hairMask, timingsMs: timings },
+    meta: { faces: faces.faces.length, srModel: resized.srModel, fallback: resized.fallback, hairMask, timingsMs: timings, faceFits, exclusions: 'local-only' },
   };
 }
