@@ -60,6 +60,11 @@ export interface RetouchResult {
     faceFits?: FaceFitMeta[];
     /** Exclusion semantics of this result: excluded regions skip local retouch; grade and filter apply everywhere. */
     exclusions?: 'local-only';
+    /**
+     * The ONNX super-resolution pass, when one ran: the input it saw (always the full decoded photo), tiles,
+     * input pixels the model ran on (overlap included), wall and summed model time (ms), FLOP per input pixel.
+     */
+    sr?: { inputWidth: number; inputHeight: number; tiles: number; modelPixels: number; ms: number; modelMs: number; modelCpuMs: number; taskCpuMs: number; flopPerPixel: number };
   };
 }
 
@@ -79,11 +84,12 @@ export interface EngineConfig {
   /** Folder holding the ONNX files; default ./data/models (relative to the working directory). */
   modelsDir?: string;
   /**
-   * Largest input (px) the ×4 SR model runs on. Default: no limit — SR runs at full detail (issue 12).
-   * Kept for callers that still pass it; a value at or below the old default 500k is treated as "no
-   * limit" too (see decision 005 addendum), a larger one caps truly huge inputs.
+   * @deprecated Ignored since issue 12: super-resolution runs on the full input (decision 005 addendum).
+   * Still accepted so existing callers (the server's SR_MAX_INPUT_PIXELS) compile and run unchanged.
    */
   srMaxInputPixels?: number;
+  /** Tiling and threading of the ONNX super-resolution pass; every field defaults to the measured best (bench). */
+  sr?: { tile?: number; overlap?: number; workers?: number; threadsPerWorker?: number; reduce?: 1 | 2 };
   /** Called with a stage name and its 0..1 completion. */
   onProgress?: (stage: string, fraction: number) => void;
 }

@@ -5,7 +5,7 @@ import { buildHairMask, type HairMaskMethod } from './mask/hair-mask';
 import { personMatte } from './mask/person-matte';
 import { createPlane, featherOutside, fillPolygon, type Plane } from './mask/mask-raster';
 import { buildGlobalLook } from './retouch/color-grade';
-import { filterKindOf, lightParams, retouchParamsFor } from './retouch/retouch-params';
+import { filterKindOf, lightParams, retouchParamsFor, type RetouchParams } from './retouch/retouch-params';
 import { retouchFace } from './retouch/skin-retouch';
 import { resizeToOutput } from './sr/super-resolution';
 
@@ -59,6 +59,34 @@ export function buildExclusionMasks(plain: RgbImage, faces: FaceAnalysis, ex: Re
 }
 
 /**
+ * The local retouch of every face on a copy of `plain` (output size): full parameters for a good fit,
+ * {@link lightParams} for a fair one, nothing for a poor one (its pixels stay exactly `plain`'s).
+ * `matte` (image size) keeps skin growth on the person. `onProgress` gets 0..1 after each face.
+ */
+export function localRetouch(plain: RgbImage, faces: readonly DetectedFace[], params: RetouchParams, matte?: Plane | null, onProgress?: (fraction: number) => void): RgbImage {
+  const work: RgbImage = { data: new Uint8Array(plain.data), width: plain.width, height: plain.height };
+  const light = lightParams(params);
+  const todo = faces.filter((f) => retouchLevelOf(f) !== 'none');
+  todo.forEach((face, k) => {
+    retouchFace(work, face, retouchLevelOf(face) === 'light' ? light : params, matte);
+    onProgress?.((k + 1) / todo.length);
+  });
+  return work;
+}
+
+/** Puts the plain image back into `work` where excluded: exactly inside `hard`, blended by `soft` around it. In place. */
+export function compositeExclusions(work: RgbImage, plain: RgbImage, exclusion: { hard: Plane; soft: Plane }): void {
+  const { hard, soft } = exclusion;
+  const d = work.data, p = plain.data;
+  for (let i = 0, o = 0; i < hard.data.length; i++, o += 3) {
+    if (hard.data[i]! >= 1) { d[o] = p[o]!; d[o + 1] = p[o + 1]!; d[o + 2] = p[o + 2]!; continue; }
+    const a = soft.data[i]!;
+    if (a <= 0) continue;
+    for (let c = 0; c < 3; c++) d[o + c] = Math.round(d[o + c]! + a * (p[o + c]! - d[o + c]!));
+  }
+}
+
+/**
  * Decode → faces (with fit verdicts) → resize/SR to output size → masks → per-face local retouch (full,
  * light or none by fit) → exclusions composited back from the plain image → the global grade and filter
  * over the whole photo → encode. Exclusions protect regions from local retouch only: an excluded region
@@ -85,40 +113,26 @@ export async function retouchImage(input: Buffer, opts: RetouchOptions, config: 
   const analysis = await analyzeFacesRgb(original);
   lap('faces');
   progress('resize', 0);
-  const resized = await resizeToOutput(original, opts.scaleFactor, opts.srModel ?? 'lsdir-compact-c3', config.modelsDir, (f) => progress('resize', f), config.srMaxInputPixels);
+  const resized = await resizeToOutput(original, opts.scaleFactor, opts.srModel ?? 'lsdir-compact-c3', config.modelsDir, (f) => progress('resize', f), config.sr);
   const plain = resized.image;
   lap('resize');
 
   progress('masks', 0);
   const faces = scaleFaceAnalysis(analysis, plain.width, plain.height);
-  const retouched = faces.faces.filter((f) => retouchLevelOf(f) !== 'none');
+  const anyRetouched = faces.faces.some((f) => retouchLevelOf(f) !== 'none');
   let hairMask: HairMaskMethod | 'none' = 'none';
   // the person matte keeps skin growth (neck, forehead) and hair on the person; the model sees a 256²
   // copy anyway, so the decoded original is as good an input as the SR output
-  const matte = retouched.length > 0 || (opts.exclude.hair && faces.faces.length > 0) ? await personMatte(original, plain.width, plain.height) : null;
+  const matte = anyRetouched || (opts.exclude.hair && faces.faces.length > 0) ? await personMatte(original, plain.width, plain.height) : null;
   if (opts.exclude.hair && faces.faces.length > 0) hairMask = matte ? 'selfie' : 'heuristic';
   const exclusion = buildExclusionMasks(plain, faces, opts.exclude, matte);
   lap('masks');
 
   progress('retouch', 0);
-  const work: RgbImage = { data: new Uint8Array(plain.data), width: plain.width, height: plain.height };
-  const light = lightParams(params);
-  retouched.forEach((face, k) => {
-    retouchFace(work, face, retouchLevelOf(face) === 'light' ? light : params, matte);
-    progress('retouch', (k + 1) / retouched.length);
-  });
+  const work = localRetouch(plain, faces.faces, params, matte, (f) => progress('retouch', f));
   lap('retouch');
 
-  if (exclusion) {
-    const { hard, soft } = exclusion;
-    const d = work.data, p = plain.data;
-    for (let i = 0, o = 0; i < hard.data.length; i++, o += 3) {
-      if (hard.data[i]! >= 1) { d[o] = p[o]!; d[o + 1] = p[o + 1]!; d[o + 2] = p[o + 2]!; continue; }
-      const a = soft.data[i]!;
-      if (a <= 0) continue;
-      for (let c = 0; c < 3; c++) d[o + c] = Math.round(d[o + c]! + a * (p[o + c]! - d[o + c]!));
-    }
-  }
+  if (exclusion) compositeExclusions(work, plain, exclusion);
   // the photo-wide look last, over everything (excluded regions included), measured on the plain image
   const filter = filterKindOf(opts.filterIndex, opts.filterPrompt ?? '', opts.filterStrength);
   buildGlobalLook(plain, params.grade, filter, opts.filterStrength).apply(work);
@@ -142,6 +156,9 @@ export async function retouchImage(input: Buffer, opts: RetouchOptions, config: 
     format: opts.outputFormat,
     width: work.width,
     height: work.height,
-    meta: { faces: faces.faces.length, srModel: resized.srModel, fallback: resized.fallback, hairMask, timingsMs: timings, faceFits, exclusions: 'local-only' },
+    meta: {
+      faces: faces.faces.length, srModel: resized.srModel, fallback: resized.fallback, hairMask, timingsMs: timings, faceFits, exclusions: 'local-only',
+      ...(resized.stats ? { sr: { inputWidth: original.width, inputHeight: original.height, ...resized.stats } } : {}),
+    },
   };
 }

@@ -8,6 +8,7 @@ import { baseOptions, readPortrait, TEST_MODELS_DIR } from '../testing/portrait-
 import { retouchImage } from '../retouch-pipeline';
 import { fromHalf, toHalf } from './half-float';
 import { locateModel } from './model-registry';
+import { planTiles } from './onnx-upscaler';
 import { resizeToOutput } from './super-resolution';
 
 /** PSNR in dB between two same-size RGB images. */
@@ -68,13 +69,18 @@ describe('super-resolution', () => {
   });
 });
 
-describe('SR input pixel budget', () => {
-  it('leaves small photos alone and reduces large ones no further than factor/4', async () => {
-    const { srInputScale } = await import('./super-resolution');
-    expect(srInputScale(512, 512, 2, 500_000)).toBe(1);
-    const s = srInputScale(1024, 1024, 2, 500_000);
-    expect(s).toBeCloseTo(Math.sqrt(500_000 / 1024 ** 2), 6);
-    expect(1024 * s * 1024 * s).toBeLessThanOrEqual(500_001);
-    expect(srInputScale(4000, 4000, 2, 500_000)).toBe(0.5); // floor: the ×4 model must still enlarge ×2
+describe('SR at full detail', () => {
+  it('plans tiles of at most 512 px in a count both workers share evenly', () => {
+    for (const [w, h] of [[1024, 1024], [1280, 799], [400, 225], [512, 512], [97, 61]] as const) {
+      const tiles = planTiles(w, h, 512, 2);
+      let area = 0;
+      for (const t of tiles) {
+        expect(t.x1 - t.x0).toBeLessThanOrEqual(512);
+        expect(t.y1 - t.y0).toBeLessThanOrEqual(512);
+        area += (t.x1 - t.x0) * (t.y1 - t.y0);
+      }
+      expect(area).toBe(w * h); // an exact cover, no gaps or overlaps between cores
+      if (w * h >= 2 * 64 * 64) expect(tiles.length % 2).toBe(0);
+    }
   });
-});
+})
