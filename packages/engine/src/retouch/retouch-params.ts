@@ -66,8 +66,8 @@ export const RETOUCH_PARAMS: readonly RetouchParams[] = [
     lipTint: { rgb: [226, 110, 120], amount: 0.18 }, grade: { temperature: 0, contrast: -0.03, saturation: 0.02 } },
   // 2 basic (default): clean natural retouch, no colour changes.
   { ...BASE },
-  // 3 Western female basic: a bit less smoothing, more texture kept (Western retouch norms are lighter).
-  { ...BASE, name: 'western-female-basic', smoothing: 0.6, textureKeep: 0.65, toneEvening: 0.35 },
+  // 3 Western female basic: less smoothing and evening, more texture kept (Western retouch norms are lighter).
+  { ...BASE, name: 'western-female-basic', smoothing: 0.6, textureKeep: 0.66, blemishStrength: 0.7, toneEvening: 0.35 },
   // 4 Western female makeup: deeper rose lips, bronzed blush, warmer grade.
   { ...BASE, name: 'western-female-makeup', smoothing: 0.75, textureKeep: 0.5, toneEvening: 0.5,
     lipTint: { rgb: [178, 52, 72], amount: 0.45 }, blush: { rgb: [214, 120, 110], amount: 0.2 },

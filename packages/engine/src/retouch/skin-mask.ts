@@ -36,9 +36,9 @@ function medianMad(values: number[]): [number, number] {
  * says person, and a path from the core reaches it without crossing a strong edge (the contour between
  * neck and hair or background). The path length is limited (0.25 face heights beside and above the
  * face, up to 0.9 below the chin, fading out smoothly) so the mask never meets the ROI's edges.
- * The union is eroded by 1.5 feather widths, feathered (sigma 1.8 % of the face width) and multiplied
- * by the union itself: the soft edge lies inside the skin, so smoothing never spills past it
- * (issue 12, class 4).
+ * The outer edge of the union is eroded by 1.5 feather widths, feathered (sigma 1.8 % of the face width)
+ * and multiplied by the union itself: the soft edge lies inside the skin, so smoothing never spills past
+ * it (issue 12, class 4). The feature holes are feathered across their edge (inside the face).
  */
 export function buildSkinMask(face: DetectedFace, roi: Roi, rgb: readonly Float32Array[], matte?: Plane | null): Plane {
   const [R, G, B] = rgb as [Float32Array, Float32Array, Float32Array];
@@ -136,15 +136,22 @@ export function buildSkinMask(face: DetectedFace, roi: Roi, rgb: readonly Float3
       weight[i] = 1 - smoothstep(0.5 * lim, lim, dist[i]!);
     }
   }
-  // erode, feather, and cut by the union: the soft edge stays inside the skin
+  // the outer edge (oval, neck, forehead): eroded, feathered and cut by the union, so the soft edge stays
+  // inside the skin; the holes (eyes, brows, lips, nostrils, already grown by 2.2 %) feathered across
+  // their edge as before — they are inside the face, and under-eye skin wants its share of smoothing
   const sigma = Math.max(1, 0.018 * fw);
+  const outer = new Uint8Array(n);
+  for (let i = 0; i < n; i++) outer[i] = skin.data[i]! > 0 || (inOval[i] && featGrown.data[i]! > 0) ? 1 : 0;
   const outside = createPlane(w, h);
-  for (let i = 0; i < n; i++) outside.data[i] = skin.data[i]! > 0 ? 0 : 1;
+  for (let i = 0; i < n; i++) outside.data[i] = outer[i] ? 0 : 1;
   const grownOutside = dilate(outside, 1.5 * sigma);
   const eroded = new Float32Array(n);
-  for (let i = 0; i < n; i++) eroded[i] = grownOutside.data[i]! > 0 ? 0 : weight[i]!;
+  for (let i = 0; i < n; i++) eroded[i] = grownOutside.data[i]! > 0 ? 0 : inOval[i] ? 1 : weight[i]!;
   const soft = gaussianBlur(eroded, w, h, sigma);
+  const holes = new Float32Array(n);
+  for (let i = 0; i < n; i++) holes[i] = inOval[i] && featGrown.data[i]! > 0 ? 1 : 0;
+  const holeSoft = gaussianBlur(holes, w, h, sigma);
   const out = createPlane(w, h);
-  for (let i = 0; i < n; i++) out.data[i] = skin.data[i]! > 0 ? Math.min(1, soft[i]!) : 0;
+  for (let i = 0; i < n; i++) out.data[i] = outer[i] ? Math.min(1, soft[i]!) * (1 - Math.min(1, holeSoft[i]! * (holes[i] ? 1 : 1))) : 0;
   return out;
 }

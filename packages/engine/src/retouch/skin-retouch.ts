@@ -94,10 +94,10 @@ export function retouchFace(img: RgbImage, face: DetectedFace, params: RetouchPa
     return out;
   }) as [Float32Array, Float32Array, Float32Array];
 
-  // 2. blemishes: pixels clearly darker or redder than their neighbourhood. Where spots are dense (a
-  // freckle field, not a blemish) both this and tone evening hold back, so freckles stay visible.
+  // 2. blemishes: pixels clearly darker or redder than their neighbourhood. Where clear spots are dense
+  // (a freckle field or textured skin, not a lone blemish) this holds back to 30 %, so freckles stay
+  // visible; tone evening works above their scale and needs no such care.
   const blemishAlpha = new Float32Array(n);
-  let density: Float32Array | null = null;
   if (params.blemishRadius > 0 && params.blemishStrength > 0) {
     const rb = Math.max(2, params.blemishRadius * fw);
     const Cr = new Float32Array(n);
@@ -110,9 +110,11 @@ export function retouchFace(img: RgbImage, face: DetectedFace, params: RetouchPa
     }
     // share of skin that is spot within ~0.06 face widths
     const spotArea = new Float32Array(n);
-    for (let i = 0; i < n; i++) spotArea[i] = spot[i]! > 0.5 ? 1 : 0;
+    // only clear spots count (8+ levels darker than around them, or clearly redder): ordinary skin
+    // texture is half "darker than its mean" and must not pass for a freckle field
+    for (let i = 0; i < n; i++) spotArea[i] = spot[i]! > 0.85 ? 1 : 0;
     const area = gaussianBlur(spotArea, w, h, 0.06 * fw), skinArea = gaussianBlur(M, w, h, 0.06 * fw);
-    density = new Float32Array(n);
+    const density = new Float32Array(n);
     for (let i = 0; i < n; i++) density[i] = skinArea[i]! > 0.05 ? area[i]! / skinArea[i]! : 0;
     const wSpot = gaussianBlur(spot, w, h, rb * 0.4);
     for (let i = 0; i < n; i++) blemishAlpha[i] = Math.min(1, wSpot[i]! * 1.6) * params.blemishStrength * (1 - 0.7 * smoothstep(0.04, 0.14, density[i]!));
@@ -141,7 +143,7 @@ export function retouchFace(img: RgbImage, face: DetectedFace, params: RetouchPa
       const d0 = means[0]![i]! / den[i]! - lows[0]![i]!, d1 = means[1]![i]! / den[i]! - lows[1]![i]!, d2 = means[2]![i]! / den[i]! - lows[2]![i]!;
       const dy = luma(d0, d1, d2);
       // chroma fully, luminance only 30%: keep the face's modelling (cheekbone shading) intact
-      const k = params.toneEvening * (density ? 1 - 0.6 * smoothstep(0.04, 0.14, density[i]!) : 1);
+      const k = params.toneEvening;
       work[0][i] = work[0][i]! + k * (d0 - dy + 0.3 * dy);
       work[1][i] = work[1][i]! + k * (d1 - dy + 0.3 * dy);
       work[2][i] = work[2][i]! + k * (d2 - dy + 0.3 * dy);
