@@ -52,6 +52,6 @@ for (const [name, o] of ATTEMPTS) {
     stats = out.stats!;
   }
   const tflop = (stats!.flopPerPixel * stats!.modelPixels) / 1e12;
-  const g = (tflop * 1e3) / wall;
+  const g = (tflop * 1e6) / wall; // TFLOP per ms → GFLOP/s
   console.log(`${name.padEnd(52)} ${stats!.tiles} tiles ${tflop.toFixed(3)} TFLOP  wall ${Math.round(wall)} ms  cpu ${Math.round(cpu)} ms  ${g.toFixed(0)} GFLOP/s = ${((100 * g) / peakG).toFixed(0)} % of peak; ${((tflop * 1e6) / cpu).toFixed(0)} GFLOP per CPU-second; peak RSS so far ${Math.round(process.resourceUsage().maxRSS / 1024)} MB`);
 }

@@ -32,7 +32,8 @@ function medianMad(values: number[]): [number, number] {
  * Core: the face oval minus the eyes, brows, lips, mouth and nostrils (grown by 2.2 % of the face width).
  * Beyond the oval (neck below the jaw, forehead up to the hairline, ears) skin is found by colour AND
  * connectivity, not by extending the oval: a pixel joins when its Cb/Cr lie within 2.1 robust deviations
- * of the core's, its luma is plausible for skin in shade, the person matte (when given, ROI size)
+ * of the core's and its luma is plausible for skin in shade (or, brighter than the face's median, it has
+ * the skin's hue within 26° at 25–120 % of its chroma: a lit forehead washing out), the person matte (when given, ROI size)
  * says person, and a path from the core reaches it without crossing a strong edge (the contour between
  * neck and hair or background). The path length is limited (0.25 face heights beside and above the
  * face, up to 0.9 below the chin, fading out smoothly) so the mask never meets the ROI's edges.
@@ -70,15 +71,28 @@ export function buildSkinMask(face: DetectedFace, roi: Roi, rgb: readonly Float3
   if (cbs.length >= 50) {
     const [mb, db0] = medianMad(cbs), [mr, dr0] = medianMad(crs), [my, dy0] = medianMad(ys);
     const db = Math.max(3, db0), dr = Math.max(3, dr0), dy = Math.max(8, dy0);
+    const skinC = Math.hypot(mb, mr);
+    let eyeY = 0;
+    for (const p of [...r.leftEye, ...r.rightEye]) eyeY += p[1];
+    const eyeRow = Math.round(eyeY / (r.leftEye.length + r.rightEye.length) - roi.y);
     const cand = new Float32Array(n);
     const Y = new Float32Array(n);
     for (let i = 0; i < n; i++) {
       Y[i] = luma(R[i]!, G[i]!, B[i]!);
+      // above the eyes the oval's own skin counts for the majority filter below, or a ring just outside
+      // the oval's top would always fail and leave a straight seam across the forehead; below, the jaw
+      // line keeps its margin (the neck joins where it is skin over its own width)
+      if (core.data[i]! >= 1) { if (i < eyeRow * w) cand[i] = 1; continue; }
       if (inOval[i] || featGrown.data[i]! > 0) continue;
       if (matte && matte.data[i]! < 0.5) continue;
       const [cb, cr] = chroma(R[i]!, G[i]!, B[i]!);
       const d = ((cb - mb) / db) ** 2 + ((cr - mr) / dr) ** 2;
       if (d < 4.5 && Y[i]! > my - 3.5 * dy - 15 && Y[i]! < my + 2.5 * dy + 10) cand[i] = 1;
+      // skin brighter than the face's median washes out toward white: same hue, less chroma
+      else if (Y[i]! > my && skinC > 2) {
+        const c = Math.hypot(cb, cr), dh = Math.abs(Math.atan2(cb * mr - cr * mb, cb * mb + cr * mr));
+        if (c > 0.25 * skinC && c < 1.2 * skinC && dh < 0.45) cand[i] = 1;
+      }
     }
     // majority filter: speckle of skin-coloured pixels in clothing or hair does not count
     const clean = boxFilter(cand, w, h, Math.max(1, 0.01 * fw));
