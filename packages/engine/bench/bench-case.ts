@@ -56,4 +56,4 @@ if (spec.baseline && spec.scale > 1) {
   baseline = { srMs: Math.round(performance.now() - t1), cpuMs: Math.round((c.user + c.system) / 1000), peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) };
 }
 const meta = await sharp(input).metadata();
-console.log(JSON.stringify({ input: { width: meta.width, height: meta.height }, output: { width: res.width, height: res.height }, faces: res.meta.faces, srModel: res.meta.srModel, fallback: res.meta.fallback, hairMask: res.meta.hairMask, timingsMs: res.meta.timingsMs, wallMs, cpuMs, peakRssMb, baseline }));
+console.log(JSON.stringify({ input: { width: meta.width, height: meta.height }, output: { width: res.width, height: res.height }, faces: res.meta.faces, srModel: res.meta.srModel, fallback: res.meta.fallback, hairMask: res.meta.hairMask, timingsMs: res.meta.timingsMs, wallMs, cpuMs, peakRssMb, baseline, sr: res.meta.sr ?? null, faceFits: res.meta.faceFits ?? [] }));

@@ -51,15 +51,45 @@ export interface RetouchResult {
     hairMask: 'selfie' | 'heuristic' | 'none';
     /** Wall time per stage in ms: decode, faces, resize, masks, retouch, composite, encode, total. */
     timingsMs: Record<string, number>;
+    /**
+     * Per face (largest first), how well its landmark mesh fits and what was done with it: 'full'
+     * retouch for a good fit, 'light' for a fair one (half strength, no lip tint or blush), 'none' for a
+     * poor one (the face is left as it is; the photo-wide grade and filter still apply). `box` in output
+     * pixels; `pass` says which detection pass produced the mesh; `rollDeg` its in-plane tilt.
+     */
+    faceFits?: FaceFitMeta[];
+    /** Exclusion semantics of this result: excluded regions skip local retouch; grade and filter apply everywhere. */
+    exclusions?: 'local-only';
+    /**
+     * The ONNX super-resolution pass, when one ran: the input it saw (always the full decoded photo), tiles,
+     * input pixels the model ran on (overlap included), wall and summed model time (ms), FLOP per input pixel.
+     */
+    sr?: { inputWidth: number; inputHeight: number; tiles: number; modelPixels: number; ms: number; modelMs: number; modelCpuMs: number; taskCpuMs: number; flopPerPixel: number };
   };
+}
+
+/** One face's entry in {@link RetouchResult.meta.faceFits}. */
+export interface FaceFitMeta {
+  verdict: 'good' | 'fair' | 'poor';
+  /** 0..1 fit score (good ≥ 0.6, fair ≥ 0.35). */
+  score: number;
+  retouch: 'full' | 'light' | 'none';
+  pass: 'whole' | 'window' | 'rotated';
+  rollDeg: number;
+  box: { x: number; y: number; width: number; height: number };
 }
 
 /** Engine configuration shared by the in-thread call and the pool. */
 export interface EngineConfig {
   /** Folder holding the ONNX files; default ./data/models (relative to the working directory). */
   modelsDir?: string;
-  /** Largest input (px) the ×4 SR model runs on; default SR_MAX_INPUT_PIXELS (500k). */
+  /**
+   * @deprecated Ignored since issue 12: super-resolution runs on the full input (decision 005 addendum).
+   * Still accepted so existing callers (the server's SR_MAX_INPUT_PIXELS) compile and run unchanged.
+   */
   srMaxInputPixels?: number;
+  /** Tiling and threading of the ONNX super-resolution pass; every field defaults to the measured best (bench). */
+  sr?: { tile?: number; overlap?: number; workers?: number; threadsPerWorker?: number; reduce?: 1 | 2 };
   /** Called with a stage name and its 0..1 completion. */
   onProgress?: (stage: string, fraction: number) => void;
 }

@@ -5,9 +5,10 @@ import { decodeImage } from './io/image-io';
 import { buildHairMask } from './mask/hair-mask';
 import { personMatte } from './mask/person-matte';
 import type { Point } from './face/face-regions';
-import { rasterizeMask } from './mask/mask-raster';
+import { gaussianBlur, rasterizeMask } from './mask/mask-raster';
 import { retouchImage } from './retouch-pipeline';
 import { RETOUCH_PARAMS } from './retouch/retouch-params';
+import { lookOf } from './eval/evaluate';
 import { baseOptions, edgeStrength, laplacianVariance, lumaPlane, rawRgb, readPortrait, TEST_MODELS_DIR } from './testing/portrait-fixtures';
 
 const cfg = { modelsDir: TEST_MODELS_DIR };
@@ -40,15 +41,17 @@ describe('retouchImage', () => {
     roseFaces = await analyzeFaces(rose);
   });
 
-  it('excluded lips equal the plain original resized to the output size (≤ 1/255 mean abs diff)', async () => {
+  it('excluded lips equal the plain original resized to the output size after the same global grade (≤ 1/255 mean abs diff)', async () => {
     const factor = 0.8;
     const opts = baseOptions({ loraIndex: 0, scaleFactor: factor, exclude: { ...baseOptions().exclude, upperLip: true, lowerLip: true } });
     const [excluded, included] = await Promise.all([retouchImage(rose, opts, cfg), retouchImage(rose, { ...opts, exclude: baseOptions().exclude }, cfg)]);
     const w = Math.round(577 * factor), h = Math.round(880 * factor);
     expect([excluded.width, excluded.height]).toEqual([w, h]);
     expect(excluded.meta.hairMask).toBe('none');
-    // reference made independently with sharp: decode, EXIF-rotate, lanczos3 to the output size
-    const ref = await sharp(rose).rotate().resize(w, h, { kernel: 'lanczos3', fit: 'fill', fastShrinkOnLoad: false }).removeAlpha().raw().toBuffer();
+    // reference made independently with sharp (decode, EXIF-rotate, lanczos3 to the output size), then
+    // the request's own global grade (index 0 warms and brightens): exclusions skip local retouch only
+    const plain = await sharp(rose).rotate().resize(w, h, { kernel: 'lanczos3', fit: 'fill', fastShrinkOnLoad: false }).removeAlpha().raw().toBuffer();
+    const ref = lookOf({ data: new Uint8Array(plain), width: w, height: h }, opts).data;
     const sx = w / roseFaces.width, sy = h / roseFaces.height;
     const lips = rasterizeMask(w, h, [scalePoly(roseFaces.faces[0]!.regions.upperLip, sx, sy), scalePoly(roseFaces.faces[0]!.regions.lowerLip, sx, sy)]).data;
     const mad = async (bytes: Buffer): Promise<number> => {
@@ -67,38 +70,43 @@ describe('retouchImage', () => {
     expect(await mad(included.bytes)).toBeGreaterThan(3);
   });
 
-  it('eyebrows, nose and hair exclusions are exact copies of the plain resize, even with makeup and a filter', async () => {
+  it('eyebrows, nose and hair exclusions equal look(plain resize) under makeup and a filter: the filter is not cut out around them', async () => {
     const factor = 0.8;
     const w = Math.round(577 * factor), h = Math.round(880 * factor);
     const ex = { upperLip: false, lowerLip: false, leftEyebrow: true, rightEyebrow: true, nose: true, hair: true };
-    const res = await retouchImage(rose, baseOptions({ loraIndex: 4, scaleFactor: factor, filterIndex: 1, filterStrength: 1, filterPrompt: 'asle filter', exclude: ex }), cfg);
+    const opts = baseOptions({ loraIndex: 4, scaleFactor: factor, filterIndex: 1, filterStrength: 1, filterPrompt: 'asle filter', exclude: ex });
+    const res = await retouchImage(rose, opts, cfg);
     expect(res.meta.hairMask).toBe('selfie');
+    expect(res.meta.exclusions).toBe('local-only');
     const out = await rawRgb(res.bytes);
-    const ref = await sharp(rose).rotate().resize(w, h, { kernel: 'lanczos3', fit: 'fill', fastShrinkOnLoad: false }).removeAlpha().raw().toBuffer();
+    const plain = await sharp(rose).rotate().resize(w, h, { kernel: 'lanczos3', fit: 'fill', fastShrinkOnLoad: false }).removeAlpha().raw().toBuffer();
+    const ref = lookOf({ data: new Uint8Array(plain), width: w, height: h }, opts).data;
     const faces = scaleFaceAnalysis(roseFaces, w, h);
     const r = faces.faces[0]!.regions;
     // the person matte as the pipeline makes it: from the decoded original, upscaled to the output size
     const matte = await personMatte(await decodeImage(rose), w, h);
     expect(matte).not.toBeNull();
-    const hair = buildHairMask({ data: new Uint8Array(ref), width: w, height: h }, faces.faces, matte).data;
+    const hair = buildHairMask({ data: new Uint8Array(plain), width: w, height: h }, faces.faces, matte).data;
     const regions = { brows: rasterizeMask(w, h, [r.leftEyebrow, r.rightEyebrow]).data, nose: rasterizeMask(w, h, [r.nose]).data, hair };
-    for (const [name, m] of Object.entries(regions)) {
+    const mad = (a: ArrayLike<number>, m: Float32Array): { n: number; mad: number } => {
       let n = 0, s = 0;
       for (let i = 0; i < m.length; i++) {
         if (m[i]! < 1) continue;
-        for (let c = 0; c < 3; c++) s += Math.abs(out.data[i * 3 + c]! - ref[i * 3 + c]!);
+        for (let c = 0; c < 3; c++) s += Math.abs(out.data[i * 3 + c]! - a[i * 3 + c]!);
         n += 3;
       }
-      expect(n, name).toBeGreaterThan(300);
-      expect(s / n, name).toBeLessThanOrEqual(1);
+      return { n, mad: s / n };
+    };
+    for (const [name, m] of Object.entries(regions)) {
+      const vsLook = mad(ref, m), vsPlain = mad(plain, m);
+      expect(vsLook.n, name).toBeGreaterThan(300);
+      expect(vsLook.mad, name).toBeLessThanOrEqual(1);
+      // the fair-skin filter reached the excluded region as it reached everything else
+      expect(vsPlain.mad, name).toBeGreaterThan(3);
     }
-    // elsewhere the filter did act: the whole frame differs clearly from the plain resize
-    let all = 0;
-    for (let k = 0; k < ref.length; k++) all += Math.abs(out.data[k]! - ref[k]!);
-    expect(all / ref.length).toBeGreaterThan(3);
   });
 
-  it('smooths skin (Laplacian variance drops) while eye and eyebrow edges keep ≥ 90 %', async () => {
+  it('smooths skin at mid scales (blotches, σ 1.5–6 px) while fine texture stays and eye and eyebrow edges keep ≥ 90 %', async () => {
     const input = await readPortrait('obama_910x1137.jpg');
     const faces = await analyzeFaces(input);
     const res = await retouchImage(input, baseOptions({ loraIndex: 2 }), cfg);
@@ -107,22 +115,38 @@ describe('retouchImage', () => {
     const { width: w, height: h } = out;
     const skin = testSkinMask(faces, w, h);
     const yo = lumaPlane(orig), yr = lumaPlane(out);
+    // mid-scale energy (difference of Gaussians 1.5 → 6 px) is what smoothing removes
+    const mid = (y: Float32Array): number => {
+      const a = gaussianBlur(y, w, h, 1.5), b = gaussianBlur(y, w, h, 6);
+      let n = 0, e = 0;
+      for (let i = 0; i < y.length; i++) if (skin[i]! >= 1) { n++; e += (a[i]! - b[i]!) ** 2; }
+      return e / n;
+    };
+    expect(mid(yr)).toBeLessThan(0.75 * mid(yo));
+    // the finest texture (Laplacian) drops too, but only to the level's band (issue 12: no airbrushing)
     const before = laplacianVariance(yo, w, h, skin), after = laplacianVariance(yr, w, h, skin);
-    expect(after).toBeLessThan(before * 0.6);
+    expect(after).toBeLessThan(before * 0.8);
+    expect(after).toBeGreaterThan(before * 0.4);
     const r = faces.faces[0]!.regions;
     const eyes = rasterizeMask(w, h, [r.leftEye, r.rightEye, r.leftEyebrow, r.rightEyebrow], 2).data;
     expect(edgeStrength(yr, w, h, eyes)).toBeGreaterThanOrEqual(0.9 * edgeStrength(yo, w, h, eyes));
   });
 
-  it('gives a distinct result for every model index 0..8', async () => {
+  it('gives a distinct result for every model index 0..8 (inside the face, where retouch acts)', async () => {
     const input = await readPortrait('codeformer03_asian_female_400x225.jpg');
+    const face = (await analyzeFaces(input)).faces[0]!;
+    const oval = rasterizeMask(400, 225, [face.regions.faceOval]).data;
     const outs = [];
     for (let i = 0; i < RETOUCH_PARAMS.length; i++) outs.push((await rawRgb((await retouchImage(input, baseOptions({ loraIndex: i }), cfg)).bytes)).data);
     for (let a = 0; a < outs.length; a++) {
       for (let b = a + 1; b < outs.length; b++) {
-        let diff = 0;
-        for (let k = 0; k < outs[a]!.length; k++) diff += Math.abs(outs[a]![k]! - outs[b]![k]!);
-        expect(diff / outs[a]!.length, `index ${a} vs ${b}`).toBeGreaterThan(0.05);
+        let diff = 0, n = 0;
+        for (let p = 0; p < oval.length; p++) {
+          if (oval[p]! < 1) continue;
+          n += 3;
+          for (let c = 0; c < 3; c++) diff += Math.abs(outs[a]![p * 3 + c]! - outs[b]![p * 3 + c]!);
+        }
+        expect(diff / n, `index ${a} vs ${b}`).toBeGreaterThan(0.2);
       }
     }
   });

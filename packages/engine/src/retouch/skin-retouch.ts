@@ -1,88 +1,17 @@
 import type { DetectedFace } from '../face/face-analysis';
-import { CHEEK_POINTS, type Point } from '../face/face-regions';
+import { CHEEK_POINTS } from '../face/face-regions';
 import type { RgbImage } from '../io/image-io';
-import { boxFilter, createPlane, dilate, feather, fillPolygon, gaussianBlur, type Plane } from '../mask/mask-raster';
+import { boxFilter, createPlane, feather, fillPolygon, gaussianBlur, type Plane } from '../mask/mask-raster';
 import { clamp255, luma, smoothstep, weightedQuantiles } from './pixel-math';
 import type { RetouchParams } from './retouch-params';
+import { buildSkinMask, faceRoi, type Roi } from './skin-mask';
+import { cheekMask, textureGain } from './texture';
 
-/** Rectangle of the image a face's retouch may touch (the face, forehead, ears and neck). */
-export interface Roi { x: number; y: number; width: number; height: number }
+export { buildSkinMask, faceRoi, type Roi } from './skin-mask';
 
-export function faceRoi(face: DetectedFace, imgW: number, imgH: number): Roi {
-  const { x, y, width: w, height: h } = face.box;
-  const x0 = Math.max(0, Math.floor(x - 0.35 * w)), x1 = Math.min(imgW, Math.ceil(x + 1.35 * w));
-  const y0 = Math.max(0, Math.floor(y - 0.3 * h)), y1 = Math.min(imgH, Math.ceil(y + 1.7 * h));
-  return { x: x0, y: y0, width: Math.max(1, x1 - x0), height: Math.max(1, y1 - y0) };
-}
-
-/**
- * Skin mask of one face in ROI coordinates: face oval minus (dilated) eyes, eyebrows, lips and nostrils,
- * plus neck pixels below the jaw whose chroma matches the facial skin, feathered. Values 0..1.
- */
-export function buildSkinMask(face: DetectedFace, roi: Roi, rgb: Float32Array[]): Plane {
-  const fw = face.box.width;
-  const off: Point = [roi.x, roi.y];
-  const hard = createPlane(roi.width, roi.height);
-  fillPolygon(hard, face.regions.faceOval, 1, 'max', off);
-  // erode the oval by the feather width so the soft edge does not smear hair or background into skin
-  const featherSigma = Math.max(1, 0.018 * fw);
-  const outside = createPlane(roi.width, roi.height, 1);
-  for (let i = 0; i < outside.data.length; i++) outside.data[i] = 1 - hard.data[i]!;
-  const grownOutside = dilate(outside, featherSigma);
-  for (let i = 0; i < hard.data.length; i++) if (grownOutside.data[i]! > 0) hard.data[i] = 0;
-  const feat = createPlane(roi.width, roi.height);
-  const r = face.regions;
-  for (const poly of [r.leftEye, r.rightEye, r.leftEyebrow, r.rightEyebrow, r.upperLip, r.lowerLip, r.innerMouth, r.nostrils]) fillPolygon(feat, poly, 1, 'max', off);
-  const featGrown = dilate(feat, Math.max(2, 0.022 * fw));
-  for (let i = 0; i < hard.data.length; i++) if (featGrown.data[i]! > 0) hard.data[i] = 0;
-  addNeckSkin(face, roi, rgb, hard);
-  return feather(hard, featherSigma);
-}
-
-/** Chroma (Cb, Cr) of an sRGB pixel; skin clusters tightly here across lighting. */
-function chroma(r: number, g: number, b: number): [number, number] {
-  return [-0.1687 * r - 0.3313 * g + 0.5 * b, 0.5 * r - 0.4187 * g - 0.0813 * b];
-}
-
-/**
- * Grows the skin mask by colour where the mesh oval stops short of the skin: the neck below the jaw and
- * the upper forehead above the oval (MediaPipe's oval ends below the hairline, which otherwise leaves a
- * visible line between retouched and untouched forehead). Candidates must match the facial skin in
- * chroma (Cb/Cr) and, on the forehead, also in luminance so hair of a skin-like hue is not taken.
- */
-function addNeckSkin(face: DetectedFace, roi: Roi, rgb: Float32Array[], hard: Plane): void {
-  const [R, G, B] = rgb as [Float32Array, Float32Array, Float32Array];
-  let n = 0, mb = 0, mr = 0, my = 0, sb = 0, sr = 0, sy = 0;
-  for (let i = 0; i < hard.data.length; i++) {
-    if (hard.data[i]! < 1) continue;
-    const [cb, cr] = chroma(R[i]!, G[i]!, B[i]!);
-    const y = luma(R[i]!, G[i]!, B[i]!);
-    n++; mb += cb; mr += cr; my += y; sb += cb * cb; sr += cr * cr; sy += y * y;
-  }
-  if (n < 50) return;
-  mb /= n; mr /= n; my /= n;
-  const db = Math.max(3, Math.sqrt(Math.max(0, sb / n - mb * mb))), dr = Math.max(3, Math.sqrt(Math.max(0, sr / n - mr * mr)));
-  const dy = Math.max(8, Math.sqrt(Math.max(0, sy / n - my * my)));
-  const { x, y, width: w, height: h } = face.box;
-  const cand = createPlane(roi.width, roi.height);
-  const scan = (top: number, bottom: number, left: number, right: number, checkLuma: boolean): void => {
-    const y0 = Math.max(0, Math.floor(top - roi.y)), y1 = Math.min(roi.height, Math.ceil(bottom - roi.y));
-    const x0 = Math.max(0, Math.floor(left - roi.x)), x1 = Math.min(roi.width, Math.ceil(right - roi.x));
-    for (let yy = y0; yy < y1; yy++) {
-      for (let xx = x0; xx < x1; xx++) {
-        const i = yy * roi.width + xx;
-        const [cb, cr] = chroma(R[i]!, G[i]!, B[i]!);
-        let d = ((cb - mb) / db) ** 2 + ((cr - mr) / dr) ** 2;
-        if (checkLuma) d += ((luma(R[i]!, G[i]!, B[i]!) - my) / (1.5 * dy)) ** 2;
-        if (d < 4.5) cand.data[i] = 1;
-      }
-    }
-  };
-  scan(y + 0.75 * h, y + 1.6 * h, x + 0.05 * w, x + 0.95 * w, false); // neck
-  scan(y - 0.25 * h, y + 0.2 * h, x + 0.15 * w, x + 0.85 * w, true); // upper forehead
-  // majority filter drops speckle (clothing texture, hair strands) before the union
-  const clean = boxFilter(cand.data, roi.width, roi.height, Math.max(1, 0.01 * w));
-  for (let i = 0; i < clean.length; i++) if (clean[i]! > 0.6 && hard.data[i]! < 1) hard.data[i] = 1;
+/** Sigma (px) of the fine-texture band a face keeps: 1.5 px, more on large faces (pores scale with the face). */
+export function textureSigma(faceWidth: number): number {
+  return Math.max(1.5, 0.005 * faceWidth);
 }
 
 /**
@@ -121,11 +50,14 @@ function tintChroma(R: Float32Array, G: Float32Array, B: Float32Array, i: number
 
 /**
  * Retouches one face in place on `img` (8-bit RGB at output size) and returns its skin mask (ROI coords).
- * Stages: guided-filter smoothing with fine-texture re-injection (frequency separation), blemish
- * replacement (local dark or red spots), tone evening (mid-scale colour toward the local skin mean),
- * then the look of the parameter set: glow lift, matte shine cut, lip tint and blush.
+ * Stages: guided-filter smoothing (mid scales), blemish replacement (local dark or red spots; freckle
+ * fields — many spots together — are only lightened), tone evening (mid-scale colour toward the local skin
+ * mean), the look of the parameter set (glow lift, matte shine cut), then the fine texture: the result's
+ * own fine band (below {@link textureSigma}) is replaced by k × the original's, k solved so the cheeks
+ * keep `params.textureKeep` of their fine-scale energy (texture.ts; issue 12, class 3). Lip tint and
+ * blush follow. `matte` (image size, optional) keeps the skin mask on the person.
  */
-export function retouchFace(img: RgbImage, face: DetectedFace, params: RetouchParams): { roi: Roi; skin: Plane } {
+export function retouchFace(img: RgbImage, face: DetectedFace, params: RetouchParams, matte?: Plane | null): { roi: Roi; skin: Plane } {
   const roi = faceRoi(face, img.width, img.height);
   const { width: w, height: h } = roi;
   const n = w * h;
@@ -136,13 +68,18 @@ export function retouchFace(img: RgbImage, face: DetectedFace, params: RetouchPa
       src[0][i] = img.data[o]!; src[1][i] = img.data[o + 1]!; src[2][i] = img.data[o + 2]!;
     }
   }
-  const skin = buildSkinMask(face, roi, src);
+  let roiMatte: Plane | null = null;
+  if (matte) {
+    roiMatte = createPlane(w, h);
+    for (let yy = 0; yy < h; yy++) roiMatte.data.set(matte.data.subarray((roi.y + yy) * img.width + roi.x, (roi.y + yy) * img.width + roi.x + w), yy * w);
+  }
+  const skin = buildSkinMask(face, roi, src, roiMatte);
   const M = skin.data;
   const fw = face.box.width;
   const Y = new Float32Array(n);
   for (let i = 0; i < n; i++) Y[i] = luma(src[0][i]!, src[1][i]!, src[2][i]!);
 
-  // 1. edge-preserving base + fine texture (frequency separation)
+  // 1. edge-preserving base (He et al. guided filter), blended by `smoothing`
   const r = Math.max(2, params.smoothRadius * fw);
   const eps = params.smoothEdge * params.smoothEdge;
   const meanI = boxFilter(Y, w, h, r);
@@ -150,19 +87,17 @@ export function retouchFace(img: RgbImage, face: DetectedFace, params: RetouchPa
   for (let i = 0; i < n; i++) YY[i] = Y[i]! * Y[i]!;
   const varI = boxFilter(YY, w, h, r);
   for (let i = 0; i < n; i++) varI[i] = Math.max(0, varI[i]! - meanI[i]! * meanI[i]!);
-  const fineSigma = Math.max(0.8, 0.0025 * fw);
   const work = src.map((p) => {
     const q = guidedFilter(Y, meanI, varI, p, w, h, r, eps);
-    const low = gaussianBlur(p, w, h, fineSigma);
     const out = new Float32Array(n);
-    for (let i = 0; i < n; i++) {
-      const smoothed = q[i]! + params.textureKeep * (p[i]! - low[i]!);
-      out[i] = p[i]! + params.smoothing * (smoothed - p[i]!);
-    }
+    for (let i = 0; i < n; i++) out[i] = p[i]! + params.smoothing * (q[i]! - p[i]!);
     return out;
   }) as [Float32Array, Float32Array, Float32Array];
 
-  // 2. blemishes: pixels clearly darker or redder than their neighbourhood
+  // 2. blemishes: pixels clearly darker or redder than their neighbourhood. Where clear spots are dense
+  // (a freckle field or textured skin, not a lone blemish) this holds back to 30 %, so freckles stay
+  // visible; tone evening works above their scale and needs no such care.
+  const blemishAlpha = new Float32Array(n);
   if (params.blemishRadius > 0 && params.blemishStrength > 0) {
     const rb = Math.max(2, params.blemishRadius * fw);
     const Cr = new Float32Array(n);
@@ -173,12 +108,21 @@ export function retouchFace(img: RgbImage, face: DetectedFace, params: RetouchPa
       if (M[i]! < 0.05) continue;
       spot[i] = Math.max(smoothstep(3, 10, mY[i]! - Y[i]!), smoothstep(2.5, 8, Cr[i]! - mCr[i]!));
     }
+    // share of skin that is spot within ~0.06 face widths
+    const spotArea = new Float32Array(n);
+    // only clear spots count (8+ levels darker than around them, or clearly redder): ordinary skin
+    // texture is half "darker than its mean" and must not pass for a freckle field
+    for (let i = 0; i < n; i++) spotArea[i] = spot[i]! > 0.85 ? 1 : 0;
+    const area = gaussianBlur(spotArea, w, h, 0.06 * fw), skinArea = gaussianBlur(M, w, h, 0.06 * fw);
+    const density = new Float32Array(n);
+    for (let i = 0; i < n; i++) density[i] = skinArea[i]! > 0.05 ? area[i]! / skinArea[i]! : 0;
     const wSpot = gaussianBlur(spot, w, h, rb * 0.4);
+    for (let i = 0; i < n; i++) blemishAlpha[i] = Math.min(1, wSpot[i]! * 1.6) * params.blemishStrength * (1 - 0.7 * smoothstep(0.04, 0.14, density[i]!));
     const patch = work.map((p) => gaussianBlur(p, w, h, rb * 0.8));
     for (let c = 0; c < 3; c++) {
       const p = work[c]!, pt = patch[c]!;
       for (let i = 0; i < n; i++) {
-        const a = Math.min(1, wSpot[i]! * 1.6) * params.blemishStrength;
+        const a = blemishAlpha[i]!;
         if (a > 0) p[i] = p[i]! + a * (pt[i]! - p[i]!);
       }
     }
@@ -230,6 +174,31 @@ export function retouchFace(img: RgbImage, face: DetectedFace, params: RetouchPa
     }
   }
 
+  // 5. fine texture (frequency separation): the result's own fine band out, k × the original's in, with
+  // k solved on the cheeks so they keep `textureKeep` of their fine-scale energy (not where a blemish was
+  // replaced: its texture would bring the blemish's edge back)
+  const ts = textureSigma(fw);
+  const lowW = work.map((p) => gaussianBlur(p, w, h, ts));
+  const detail = src.map((p) => {
+    const low = gaussianBlur(p, w, h, ts);
+    const d = new Float32Array(n);
+    for (let i = 0; i < n; i++) d[i] = (1 - blemishAlpha[i]!) * (p[i]! - low[i]!);
+    return d;
+  });
+  const lumaOfPlanes = (pl: Float32Array[]): Float32Array => {
+    const y = new Float32Array(n);
+    for (let i = 0; i < n; i++) y[i] = luma(pl[0]![i]!, pl[1]![i]!, pl[2]![i]!);
+    return y;
+  };
+  // the output is src + M·(lowW + k·detail − src): solve k on exactly that, over the cheek discs
+  const baseY = lumaOfPlanes(lowW), detailY = lumaOfPlanes(detail);
+  for (let i = 0; i < n; i++) { baseY[i] = Y[i]! + M[i]! * (baseY[i]! - Y[i]!); detailY[i] = M[i]! * detailY[i]!; }
+  const k = textureGain(baseY, detailY, Y, w, h, cheekMask(face, w, h, [roi.x, roi.y]), params.textureKeep, Math.sqrt(params.textureKeep));
+  for (let c = 0; c < 3; c++) {
+    const wk = work[c]!, lw = lowW[c]!, dt = detail[c]!;
+    for (let i = 0; i < n; i++) if (M[i]! > 0) wk[i] = lw[i]! + k * dt[i]!;
+  }
+
   // blend retouched skin into the original by the skin mask
   const out = src.map((p, c) => {
     const o = new Float32Array(n);
@@ -238,7 +207,7 @@ export function retouchFace(img: RgbImage, face: DetectedFace, params: RetouchPa
     return o;
   }) as [Float32Array, Float32Array, Float32Array];
 
-  // 5. makeup: lip tint (lip polygons) and blush (Gaussian around cheek landmarks, within skin)
+  // 6. makeup: lip tint (lip polygons) and blush (Gaussian around cheek landmarks, within skin)
   if (params.lipTint.amount > 0) {
     const lips = createPlane(w, h);
     fillPolygon(lips, face.regions.upperLip, 1, 'max', [roi.x, roi.y]);

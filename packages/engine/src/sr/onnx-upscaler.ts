@@ -1,84 +1,94 @@
-import * as ort from 'onnxruntime-node';
 import type { RgbImage } from '../io/image-io';
-import { fromHalf, toHalf } from './half-float';
 import type { ManifestEntry } from './model-registry';
-import { tileGrid } from './tile-grid';
+import { defaultSrWorkers, srTilePool } from './sr-tile-pool';
 
-/** Tile edge (input pixels) and overlap: whole-image inference on a 1024 px input needs > 1.5 GB. */
-export const SR_TILE = 256;
+/**
+ * Largest tile core (input px) and its context on each side. 512 + 16: the overlap the model needs
+ * (receptive field 18 px; 16 px of cropped context leave no visible seam, MODELS.md) costs 13 % extra
+ * work at 512 against 27 % at 256, and a 544² tile's activations (64 × 544² floats, ~76 MB each) keep
+ * a two-worker job well under the 1.5 GB target (decision 005 addendum has the figures).
+ */
+export const SR_TILE = 512;
 export const SR_OVERLAP = 16;
 
-const sessions = new Map<string, Promise<ort.InferenceSession>>();
+/** How the tiled ONNX pass runs; every field has the measured default. */
+export interface SrRunOptions {
+  /** Largest tile core, input px (default {@link SR_TILE}). */
+  tile?: number;
+  /** Context each side, input px (default {@link SR_OVERLAP}). */
+  overlap?: number;
+  /** Tile workers (default one per core, at most 2). */
+  workers?: number;
+  /** onnxruntime intra-op threads per worker (default 1: parallelism comes from the workers). */
+  threadsPerWorker?: number;
+  /** 2: return ×scale/2 (2×2 means of the model's output, made in the workers); 1: the full ×scale. */
+  reduce?: 1 | 2;
+  /** onnxruntime's CPU memory arena in the workers (default off: it kept ~350 MB per worker for no speed). */
+  arena?: boolean;
+}
 
-function getSession(file: string): Promise<ort.InferenceSession> {
-  let s = sessions.get(file);
-  if (!s) {
-    s = ort.InferenceSession.create(file, {
-      intraOpNumThreads: 2, // both cores of the target machine; the pool runs one job per worker
-      interOpNumThreads: 1,
-      graphOptimizationLevel: 'all',
-      executionMode: 'sequential',
-      // no busy-waiting between operators: the API process and other jobs share these 2 cores, and
-      // measured under load spinning burned ~20 % more CPU per tile for no wall-time gain
-      extra: { session: { intra_op: { allow_spinning: '0' } } },
-    });
-    s.catch(() => sessions.delete(file));
-    sessions.set(file, s);
+/** Timing and work of one SR pass, for the bench's FLOP/s figures. */
+export interface SrRunStats {
+  tiles: number;
+  /** Input pixels the model ran on, overlap included (× the model's FLOP per pixel = FLOP executed). */
+  modelPixels: number;
+  /** Wall time of the tiled pass, ms. */
+  ms: number;
+  /** Sum over tiles of the model's own run time, ms (both workers together). */
+  modelMs: number;
+  /** Process CPU time during the model runs and during whole tile tasks, ms — exact only with one worker. */
+  modelCpuMs: number;
+  taskCpuMs: number;
+}
+
+/** Tile cores covering W×H in about equal parts of at most `maxCore` px, their count a multiple of `workers` when that is cheap. */
+export function planTiles(W: number, H: number, maxCore: number, workers: number): Array<{ x0: number; y0: number; x1: number; y1: number }> {
+  let nx = Math.ceil(W / maxCore), ny = Math.ceil(H / maxCore);
+  // an odd tile out leaves a core idle at the end; split one more way when tiles stay ≥ 64 px
+  if (workers > 1 && (nx * ny) % workers !== 0 && W * H >= 2 * 64 * 64) {
+    if (W / nx >= H / ny) nx++;
+    else ny++;
   }
-  return s;
+  const out: Array<{ x0: number; y0: number; x1: number; y1: number }> = [];
+  for (let j = 0; j < ny; j++) {
+    for (let i = 0; i < nx; i++) out.push({ x0: Math.round((i * W) / nx), y0: Math.round((j * H) / ny), x1: Math.round(((i + 1) * W) / nx), y1: Math.round(((j + 1) * H) / ny) });
+  }
+  return out;
 }
 
 /**
- * Runs a ×scale ONNX SR model over `img` in overlapping tiles (256 px + 16 px context each side, context
- * cropped away so no seams), clamping outputs to 0..1 before 8-bit (realesr-general-x4v3 overshoots on
- * ~1.4 % of pixels, which shows as speckles). Returns the full ×scale RGB image.
+ * Runs a ×scale ONNX SR model over `img` in overlapping tiles spread over worker threads (each with its
+ * own single-threaded onnxruntime session), context cropped away so no seams, outputs clamped to 0..1
+ * before 8-bit (realesr-general-x4v3 overshoots on ~1.4 % of pixels, which shows as speckles). Returns
+ * the ×scale image (×scale/2 with `reduce: 2`) and the pass's statistics.
+ * @throws Error `SR_FAILED: …` when the model cannot run.
  */
-export async function upscaleOnnx(img: RgbImage, file: string, entry: ManifestEntry, onTile?: (done: number, total: number) => void): Promise<RgbImage> {
-  const session = await getSession(file);
-  const s = entry.scale;
-  const W = img.width, H = img.height, OW = W * s, OH = H * s;
+export async function upscaleOnnx(img: RgbImage, file: string, entry: ManifestEntry, onTile?: (done: number, total: number) => void, o: SrRunOptions = {}): Promise<RgbImage & { stats: SrRunStats }> {
+  const workers = o.workers ?? defaultSrWorkers();
+  const pool = srTilePool(workers);
+  const overlap = o.overlap ?? SR_OVERLAP, reduce = o.reduce ?? 1;
+  const s = entry.scale, f = s / reduce;
+  const W = img.width, H = img.height, OW = W * f, OH = H * f;
   const out = new Uint8Array(OW * OH * 3);
-  const tiles = tileGrid(W, H, SR_TILE, SR_OVERLAP);
-  let done = 0;
-  for (const { cx0, cy0, cx1, cy1, rx0, ry0, tw, th } of tiles) {
-    const plane = tw * th;
-    const f32 = new Float32Array(3 * plane);
-    for (let y = 0; y < th; y++) {
-      let o = ((ry0 + y) * W + rx0) * 3;
-      for (let x = 0, i = y * tw; x < tw; x++, i++, o += 3) {
-        f32[i] = img.data[o]! / 255;
-        f32[plane + i] = img.data[o + 1]! / 255;
-        f32[2 * plane + i] = img.data[o + 2]! / 255;
-      }
-    }
-    let input: ort.Tensor;
-    if (entry.dtype === 'float16') {
-      const u16 = new Uint16Array(f32.length);
-      for (let i = 0; i < f32.length; i++) u16[i] = toHalf(f32[i]!);
-      input = new ort.Tensor('float16', u16, [1, 3, th, tw]);
-    } else {
-      input = new ort.Tensor('float32', f32, [1, 3, th, tw]);
-    }
-    const result = await session.run({ [entry.input]: input });
-    const t = result[entry.output];
-    if (!t) throw new Error(`SR_FAILED: model output '${entry.output}' missing`);
-    const raw = t.data as Float32Array | Uint16Array;
-    const half = entry.dtype === 'float16';
-    const ow = tw * s, oplane = ow * th * s;
-    // copy only the core (without the overlap context) into the output
-    const ox0 = (cx0 - rx0) * s, oy0 = (cy0 - ry0) * s, cw = (cx1 - cx0) * s, ch = (cy1 - cy0) * s;
-    for (let y = 0; y < ch; y++) {
-      const srow = (oy0 + y) * ow + ox0;
-      let d = ((cy0 * s + y) * OW + cx0 * s) * 3;
-      for (let x = 0; x < cw; x++, d += 3) {
-        for (let c = 0; c < 3; c++) {
-          const v = half ? fromHalf((raw as Uint16Array)[c * oplane + srow + x]!) : (raw as Float32Array)[c * oplane + srow + x]!;
-          out[d + c] = Math.round((v < 0 ? 0 : v > 1 ? 1 : v) * 255);
-        }
-      }
-    }
-    t.dispose?.();
-    onTile?.(++done, tiles.length);
-  }
-  return { data: out, width: OW, height: OH };
+  const cores = planTiles(W, H, o.tile ?? SR_TILE, workers);
+  let done = 0, modelPixels = 0, modelMs = 0, modelCpuMs = 0, taskCpuMs = 0;
+  const t0 = performance.now();
+  await Promise.all(cores.map(async (c) => {
+    const rx0 = Math.max(0, c.x0 - overlap), ry0 = Math.max(0, c.y0 - overlap);
+    const rx1 = Math.min(W, c.x1 + overlap), ry1 = Math.min(H, c.y1 + overlap);
+    const tw = rx1 - rx0, th = ry1 - ry0;
+    const rgb = new Uint8Array(tw * th * 3);
+    for (let y = 0; y < th; y++) rgb.set(img.data.subarray(((ry0 + y) * W + rx0) * 3, ((ry0 + y) * W + rx1) * 3), y * tw * 3);
+    const r = await pool.run({
+      file, threads: o.threadsPerWorker ?? 1, arena: o.arena ?? false, input: entry.input, output: entry.output, dtype: entry.dtype, scale: s, reduce, rgb, tw, th,
+      core: { x0: c.x0 - rx0, y0: c.y0 - ry0, w: c.x1 - c.x0, h: c.y1 - c.y0 },
+    });
+    modelPixels += tw * th;
+    modelMs += r.runMs;
+    modelCpuMs += r.runCpuMs;
+    taskCpuMs += r.allCpuMs;
+    for (let y = 0; y < r.h; y++) out.set(r.rgb.subarray(y * r.w * 3, (y + 1) * r.w * 3), ((c.y0 * f + y) * OW + c.x0 * f) * 3);
+    onTile?.(++done, cores.length);
+  }));
+  return { data: out, width: OW, height: OH, stats: { tiles: cores.length, modelPixels, ms: Math.round(performance.now() - t0), modelMs: Math.round(modelMs), modelCpuMs: Math.round(modelCpuMs), taskCpuMs: Math.round(taskCpuMs) } };
 }

@@ -8,6 +8,7 @@ import { baseOptions, readPortrait, TEST_MODELS_DIR } from '../testing/portrait-
 import { retouchImage } from '../retouch-pipeline';
 import { fromHalf, toHalf } from './half-float';
 import { locateModel } from './model-registry';
+import { planTiles } from './onnx-upscaler';
 import { resizeToOutput } from './super-resolution';
 
 /** PSNR in dB between two same-size RGB images. */
@@ -68,13 +69,37 @@ describe('super-resolution', () => {
   });
 });
 
-describe('SR input pixel budget', () => {
-  it('leaves small photos alone and reduces large ones no further than factor/4', async () => {
-    const { srInputScale } = await import('./super-resolution');
-    expect(srInputScale(512, 512, 2, 500_000)).toBe(1);
-    const s = srInputScale(1024, 1024, 2, 500_000);
-    expect(s).toBeCloseTo(Math.sqrt(500_000 / 1024 ** 2), 6);
-    expect(1024 * s * 1024 * s).toBeLessThanOrEqual(500_001);
-    expect(srInputScale(4000, 4000, 2, 500_000)).toBe(0.5); // floor: the ×4 model must still enlarge ×2
+describe('SR at full detail', () => {
+  it('plans tiles of at most 512 px in a count both workers share evenly', () => {
+    for (const [w, h] of [[1024, 1024], [1280, 799], [400, 225], [512, 512], [97, 61]] as const) {
+      const tiles = planTiles(w, h, 512, 2);
+      let area = 0;
+      for (const t of tiles) {
+        expect(t.x1 - t.x0).toBeLessThanOrEqual(512);
+        expect(t.y1 - t.y0).toBeLessThanOrEqual(512);
+        area += (t.x1 - t.x0) * (t.y1 - t.y0);
+      }
+      expect(area).toBe(w * h); // an exact cover, no gaps or overlaps between cores
+      if (w * h >= 2 * 64 * 64) expect(tiles.length % 2).toBe(0);
+    }
   });
-});
+
+  it('runs the model on the whole input above 0.5 MP (no reduction) and tiles leave no seam', async () => {
+    // 1000×520 = 0.52 MP: the old engine first shrank this to 0.5 MP
+    const src = await readPortrait('obama3_1434x2333.jpg');
+    const img = await decodeImage(await sharp(src).extract({ left: 200, top: 250, width: 1000, height: 520 }).png().toBuffer());
+    const out = await resizeToOutput(img, 2, 'lsdir-compact-c3', TEST_MODELS_DIR);
+    expect([out.image.width, out.image.height]).toEqual([2000, 1040]);
+    expect(out.stats!.modelPixels).toBeGreaterThanOrEqual(1000 * 520);
+    expect(out.stats!.flopPerPixel).toBeCloseTo(1.238e6, -3); // 18 convolutions, 64 channels (onnx-flops.ts)
+    // tile borders must not show: a crop in 8 small tiles against one tile (16 px context cropped away)
+    const part = await decodeImage(await sharp(src).extract({ left: 560, top: 300, width: 256, height: 128 }).png().toBuffer());
+    const many = await resizeToOutput(part, 2, 'lsdir-compact-c3', TEST_MODELS_DIR, undefined, { tile: 64 });
+    const one = await resizeToOutput(part, 2, 'lsdir-compact-c3', TEST_MODELS_DIR, undefined, { tile: 512, workers: 1 });
+    expect([many.stats!.tiles, one.stats!.tiles]).toEqual([8, 1]);
+    let sum = 0, max = 0;
+    for (let i = 0; i < one.image.data.length; i++) { const d = Math.abs(one.image.data[i]! - many.image.data[i]!); sum += d; max = Math.max(max, d); }
+    expect(sum / one.image.data.length).toBeLessThan(0.1);
+    expect(max).toBeLessThanOrEqual(16);
+  }, 60_000);
+})

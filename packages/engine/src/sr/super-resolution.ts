@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { resizeRgb, type RgbImage } from '../io/image-io';
 import { upscaleEsrganSlim } from './esrgan-fallback';
 import { locateModel, type SrModelId } from './model-registry';
-import { upscaleOnnx } from './onnx-upscaler';
+import { convFlopsPerPixel } from './onnx-flops';
+import { upscaleOnnx, type SrRunOptions, type SrRunStats } from './onnx-upscaler';
 
 export interface ResizeOutcome {
   image: RgbImage;
@@ -9,6 +11,8 @@ export interface ResizeOutcome {
   srModel: string;
   /** True when the requested ONNX model was absent and esrgan-slim ran instead. */
   fallback: boolean;
+  /** The ONNX pass's work and time (absent for lanczos3 and the fallback), with the model's FLOP per input pixel. */
+  stats?: SrRunStats & { flopPerPixel: number };
 }
 
 /** Output size for a scale factor: round(w·f) × round(h·f), at least 1 px (spec 001 §5 resize slider). */
@@ -17,25 +21,12 @@ export function outputSize(width: number, height: number, factor: number): { wid
 }
 
 /**
- * Largest input (pixels) the ×4 model is run on. A larger photo is first reduced with lanczos3 — never
- * below factor/4, so the model still enlarges — because the model's cost grows with its input (about
- * 12 s per megapixel on 2 cores) while a photo that large already carries most of the detail the
- * output needs. 500k px keeps a 1024×1024 ×2 job under 8 s here; small photos, which need SR most, are
- * untouched. Callers override it through `EngineConfig.srMaxInputPixels` (the server's SR_MAX_INPUT_PIXELS).
- */
-export const SR_MAX_INPUT_PIXELS = 500_000;
-
-/** The scale (≤ 1) applied to the input before a ×4 model so it stays within the pixel budget. */
-export function srInputScale(width: number, height: number, factor: number, maxPixels = SR_MAX_INPUT_PIXELS): number {
-  const pixels = width * height;
-  if (pixels <= maxPixels) return 1;
-  return Math.min(1, Math.max(factor / 4, Math.sqrt(maxPixels / pixels)));
-}
-
-/**
- * Brings the original to output size. f ≤ 1: lanczos3 only. f > 1: ×4 ONNX SR (tiled; input first
- * reduced to the SR pixel budget, see SR_MAX_INPUT_PIXELS) then lanczos3 down to the target; without the ONNX file, esrgan-slim ×2 on tfjs-wasm (f ≤ 2) then lanczos3.
- * Throws `INVALID_OPTIONS` for f outside (0, 2], `MODEL_CHECKSUM_MISMATCH` for a bad model file.
+ * Brings the original to output size. f ≤ 1: lanczos3 only. f > 1: the ×4 ONNX model at FULL detail
+ * (no input reduction since issue 12; decision 005 addendum) in tiles on worker threads; for f ≤ 2 the
+ * workers reduce the ×4 output to ×2 by 2×2 means (`srOptions.reduce`, default 2), then lanczos3 takes it
+ * to round(w·f) × round(h·f). Without the ONNX file: esrgan-slim ×2 on tfjs-wasm, then lanczos3.
+ * Throws `INVALID_OPTIONS` for f outside (0, 2], `MODEL_CHECKSUM_MISMATCH` for a bad model file,
+ * `SR_FAILED` when the model cannot run.
  */
 export async function resizeToOutput(
   img: RgbImage,
@@ -43,7 +34,7 @@ export async function resizeToOutput(
   model: SrModelId,
   modelsDir: string | undefined,
   onProgress?: (fraction: number) => void,
-  maxInputPixels: number = SR_MAX_INPUT_PIXELS,
+  srOptions: SrRunOptions = {},
 ): Promise<ResizeOutcome> {
   if (!(factor > 0 && factor <= 2)) throw new Error(`INVALID_OPTIONS: scaleFactor must be in (0, 2], got ${factor}`);
   const { width, height } = outputSize(img.width, img.height, factor);
@@ -51,11 +42,22 @@ export async function resizeToOutput(
   const tick = (d: number, t: number): void => onProgress?.(d / t);
   const located = await locateModel(model, modelsDir);
   if (located) {
-    const s = srInputScale(img.width, img.height, factor, maxInputPixels);
-    const input = s < 1 ? await resizeRgb(img, Math.round(img.width * s), Math.round(img.height * s)) : img;
-    const x4 = await upscaleOnnx(input, located.path, located.entry, tick);
-    return { image: await resizeRgb(x4, width, height), srModel: model, fallback: false };
+    const up = await upscaleOnnx(img, located.path, located.entry, tick, { reduce: 2, ...srOptions });
+    const { stats, ...image } = up;
+    return { image: await resizeRgb(image, width, height), srModel: model, fallback: false, stats: { ...stats, flopPerPixel: await modelFlopPerPixel(located.path) } };
   }
   const x2 = await upscaleEsrganSlim(img, 2, tick);
   return { image: await resizeRgb(x2, width, height), srModel: 'esrgan-slim', fallback: true };
+}
+
+const flops = new Map<string, Promise<number>>();
+
+/** Convolution FLOP per input pixel of a model file (onnx-flops.ts), read once per file. */
+export function modelFlopPerPixel(file: string): Promise<number> {
+  let f = flops.get(file);
+  if (!f) {
+    f = readFile(file).then((b) => convFlopsPerPixel(b).flopPerPixel);
+    flops.set(file, f);
+  }
+  return f;
 }

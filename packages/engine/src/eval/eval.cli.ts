@@ -1,0 +1,81 @@
+/**
+ * `npm run eval -- <files or folders> [--out dir] [--levels 0,2,4] [--no-sr] [--sr-crop 256] [--models-dir dir]`
+ * Evaluates retouch quality on any folder of portraits (issue 12) and prints, per photo and face: found,
+ * fit verdict, exclusion MAD per region (PNG, excluded = look(plain)), and per level the cheek texture
+ * kept, eye/brow edges kept, landmark shift, plus SR sharpness vs Lanczos ×2. Writes report.json and the
+ * 100 % before|after crops to --out (default ./eval-out). Relative paths resolve from INIT_CWD.
+ */
+import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { evaluatePhoto, type PhotoFigures } from './evaluate';
+
+const USAGE = 'usage: npm run eval -- <files or folders> [--out dir] [--levels 0,1,…,8] [--no-sr] [--sr-crop 256] [--models-dir dir]';
+const IMAGE_EXT = /\.(jpe?g|png|webp)$/i;
+
+async function collect(inputs: string[], base: string): Promise<string[]> {
+  const files: string[] = [];
+  for (const input of inputs) {
+    const p = path.resolve(base, input);
+    if ((await stat(p)).isDirectory()) {
+      for (const name of (await readdir(p)).sort()) if (IMAGE_EXT.test(name)) files.push(path.join(p, name));
+    } else files.push(p);
+  }
+  return files;
+}
+
+const f2 = (v: number): string => (Number.isFinite(v) ? v.toFixed(2) : '–');
+
+function print(r: PhotoFigures): void {
+  console.log(`\n${path.basename(r.file)} ${r.width}×${r.height}: ${r.facesFound} face(s), ${r.ms} ms`);
+  for (const f of r.faces) {
+    console.log(`  face ${f.index} box ${f.box.width}×${f.box.height} at (${f.box.x},${f.box.y}): fit ${f.verdict} ${f.fitScore} (pass ${f.pass}, roll ${f.rollDeg}°) signals ${JSON.stringify(f.signals)}`);
+    const ex = Object.entries(f.exclusionMad).map(([k, v]) => `${k} ${f2(v.mad)} (${v.pixels} px)`).join(', ');
+    if (ex) console.log(`    exclusion MAD vs look(plain), levels: ${ex}`);
+    console.log('    level retouch cheekHF eyeBrowEdges landmarkShift% faceMAD');
+    for (const l of f.levels) console.log(`    ${String(l.level).padStart(5)} ${l.retouch.padStart(7)} ${f2(l.cheekHf).padStart(7)} ${f2(l.eyeBrowEdges).padStart(12)} ${f2(l.landmarkShiftPct).padStart(14)} ${f2(l.faceMad).padStart(7)}`);
+  }
+  if (r.sr) console.log(`  SR (${r.sr.model}) on a ${r.sr.crop.width}² crop: mean gradient ×${f2(r.sr.gradientRatio)} of Lanczos ×2, ${r.sr.ms} ms`);
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      out: { type: 'string', default: 'eval-out' }, levels: { type: 'string' }, 'no-sr': { type: 'boolean' },
+      'sr-crop': { type: 'string' }, 'models-dir': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help || positionals.length === 0) { console.error(USAGE); return values.help ? 0 : 2; }
+  const base = process.env.INIT_CWD ?? process.cwd();
+  const outDir = path.resolve(base, values.out ?? 'eval-out');
+  await mkdir(outDir, { recursive: true });
+  const modelsDir = values['models-dir'] ? path.resolve(base, values['models-dir']) : process.env.MODELS_DIR ? path.resolve(base, process.env.MODELS_DIR) : path.resolve(base, 'data/models');
+  const levels = values.levels ? values.levels.split(',').map((s) => Number(s.trim())) : undefined;
+  const files = await collect(positionals, base);
+  if (files.length === 0) { console.error('no images found'); return 2; }
+  const results: PhotoFigures[] = [];
+  let failures = 0;
+  for (const file of files) {
+    try {
+      const r = await evaluatePhoto(file, await readFile(file), {
+        levels, modelsDir, noSr: values['no-sr'], srCrop: values['sr-crop'] ? Number(values['sr-crop']) : undefined, outDir,
+        writeFile: (name, bytes) => writeFile(path.join(outDir, name), bytes),
+      });
+      results.push(r);
+      print(r);
+    } catch (err) {
+      failures++;
+      console.error(`${path.basename(file)}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  await writeFile(path.join(outDir, 'report.json'), JSON.stringify({ date: new Date().toISOString(), results }, null, 2));
+  console.log(`\nwrote ${path.relative(base, path.join(outDir, 'report.json'))} and the crops (before | after, 100 %) beside it`);
+  return failures > 0 ? 1 : 0;
+}
+
+main().then((code) => { process.exitCode = code; }, (err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  console.error(USAGE);
+  process.exitCode = 2;
+});
