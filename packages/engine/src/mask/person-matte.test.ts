@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeFacesRgb } from '../face/face-analysis';
 import { decodeImage, type RgbImage } from '../io/image-io';
+import { groupOfFour } from '../testing/constructed-cases';
 import { readPortrait } from '../testing/portrait-fixtures';
 import { buildHairMask } from './hair-mask';
 import type { Plane } from './mask-raster';
@@ -84,5 +85,17 @@ describe('person matte (selfie segmentation) and hair mask', () => {
     // the matte drives the mask: no person, no hair
     const none = buildHairMask(img, faces, { ...matte!, data: new Float32Array(matte!.data.length) });
     expect(none.data.every((v) => v === 0)).toBe(true);
+  });
+
+  it('finds every person of a wide (3:1) group: square windows, not the whole photo squeezed to 256²', async () => {
+    const img = await decodeImage(await groupOfFour(readPortrait));
+    const matte = (await personMatte(img))!;
+    const faces = (await analyzeFacesRgb(img)).faces;
+    expect(faces).toHaveLength(4);
+    // measured before: mean matte 0.02 over the photo, the faces mostly 0
+    for (const f of faces) {
+      const { box } = f;
+      expect(meanIn(matte, box.x + 0.25 * box.width, box.y + 0.25 * box.height, box.x + 0.75 * box.width, box.y + 0.75 * box.height).mean).toBeGreaterThan(0.8);
+    }
   });
 });
