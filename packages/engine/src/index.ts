@@ -16,8 +16,8 @@ export type { SrModelId } from './sr/model-registry';
  * Retouch + resize one image in the calling thread.
  * @param input JPEG/PNG/WebP bytes, ≤ 50 MP; EXIF orientation applied, metadata stripped from the output.
  * @param opts see {@link RetouchOptions}; scaleFactor in (0, 2] → output round(w·f) × round(h·f) px.
- * @param config modelsDir (default ./data/models), srMaxInputPixels and onProgress(stage, 0..1).
- * @returns encoded bytes (JPEG q=outputQuality or PNG), size, and meta (faces, srModel, fallback, hairMask, timingsMs).
+ * @param config modelsDir (default ./data/models), sr (tiling; srMaxInputPixels is deprecated and ignored) and onProgress(stage, 0..1).
+ * @returns encoded bytes (JPEG q=outputQuality or PNG), size, and meta (faces, srModel, fallback, hairMask, timingsMs, faceFits, exclusions, sr).
  * @throws Error 'NO_IMAGE_DECODE: …' | 'IMAGE_TOO_LARGE: …' | 'INVALID_OPTIONS: …' | 'MODEL_CHECKSUM_MISMATCH: …' | 'FACE_MODEL_LOAD: …'
  * Spec 001 §5 (model index, filters, exclusions); GUIDE §4 (engines).
  */
@@ -103,3 +103,7 @@ export { decodeMask } from './inpaint/mask-input';
  * `classifyNsfw` runs it on the engine workers.
  */
 export { classifyNsfw, warmUpNsfw, type NsfwScores } from './nsfw/nsfw-classifier';
+
+/** Per-face fit verdicts (issue 12): `meta.faceFits` entries, and the analysis's own `DetectedFace.fit`. */
+export type { FaceFitMeta } from './engine-types';
+export type { FaceFit, FitSignals, FitVerdict } from './face/face-fit';

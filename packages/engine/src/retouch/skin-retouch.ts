@@ -98,6 +98,9 @@ export function retouchFace(img: RgbImage, face: DetectedFace, params: RetouchPa
   // (a freckle field or textured skin, not a lone blemish) this holds back to 30 %, so freckles stay
   // visible; tone evening works above their scale and needs no such care.
   const blemishAlpha = new Float32Array(n);
+  // how much of a spot's own fine texture goes back: none for a lone blemish (its edge would return),
+  // all of it in a freckle field (freckle edges are texture)
+  const spotTexture = new Float32Array(n).fill(1);
   if (params.blemishRadius > 0 && params.blemishStrength > 0) {
     const rb = Math.max(2, params.blemishRadius * fw);
     const Cr = new Float32Array(n);
@@ -117,7 +120,11 @@ export function retouchFace(img: RgbImage, face: DetectedFace, params: RetouchPa
     const density = new Float32Array(n);
     for (let i = 0; i < n; i++) density[i] = skinArea[i]! > 0.05 ? area[i]! / skinArea[i]! : 0;
     const wSpot = gaussianBlur(spot, w, h, rb * 0.4);
-    for (let i = 0; i < n; i++) blemishAlpha[i] = Math.min(1, wSpot[i]! * 1.6) * params.blemishStrength * (1 - 0.7 * smoothstep(0.04, 0.14, density[i]!));
+    for (let i = 0; i < n; i++) {
+      const field = smoothstep(0.04, 0.14, density[i]!);
+      blemishAlpha[i] = Math.min(1, wSpot[i]! * 1.6) * params.blemishStrength * (1 - 0.7 * field);
+      spotTexture[i] = 1 - blemishAlpha[i]! * (1 - field);
+    }
     const patch = work.map((p) => gaussianBlur(p, w, h, rb * 0.8));
     for (let c = 0; c < 3; c++) {
       const p = work[c]!, pt = patch[c]!;
@@ -182,7 +189,7 @@ export function retouchFace(img: RgbImage, face: DetectedFace, params: RetouchPa
   const detail = src.map((p) => {
     const low = gaussianBlur(p, w, h, ts);
     const d = new Float32Array(n);
-    for (let i = 0; i < n; i++) d[i] = (1 - blemishAlpha[i]!) * (p[i]! - low[i]!);
+    for (let i = 0; i < n; i++) d[i] = spotTexture[i]! * (p[i]! - low[i]!);
     return d;
   });
   const lumaOfPlanes = (pl: Float32Array[]): Float32Array => {

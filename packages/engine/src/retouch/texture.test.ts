@@ -57,10 +57,10 @@ describe('fine texture kept at every level', () => {
       before = freckleContrast(img, centres, 4);
     });
 
-    it.each([0, 1, 7, 2])('level %i keeps the freckles visible at reduced contrast and the texture in band', async (level) => {
+    it.each([0, 1, 7, 2, 5])('level %i keeps the freckles visible at reduced contrast and the texture in band', async (level) => {
       const { hf, out } = measure(img, face, matte, level);
       const [lo, hi] = TEXTURE_BANDS[level]!;
-      expect(hf).toBeGreaterThanOrEqual(lo - 0.05);
+      expect(hf).toBeGreaterThanOrEqual(lo);
       expect(hf).toBeLessThanOrEqual(hi);
       // measured before the fix: 0.38–0.46 of the freckles' contrast kept at the makeup levels, 0.17–0.24 of the texture
       const kept = freckleContrast(out, centres, 4) / before;
