@@ -76,3 +76,6 @@ export const AUTH_LIMITS = {
   passwordMax: 128,
   nameMax: 50,
 } as const;
+
+/** A click on a history item takes effect after this quiet time (001 §9, 002 §9: 300 ms). */
+export const HISTORY_CLICK_DEBOUNCE_MS = 300;

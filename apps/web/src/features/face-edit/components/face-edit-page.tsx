@@ -1,4 +1,4 @@
-import { DEFAULT_CREDITS_DISPLAY, FACE_EDIT, type HistoryImage } from '@dewy/contracts';
+import { DEFAULT_CREDITS_DISPLAY, FACE_EDIT, HISTORY_CLICK_DEBOUNCE_MS, type HistoryImage } from '@dewy/contracts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -31,7 +31,6 @@ import { ErrorDialog, IdleStage } from './face-edit-dialogs';
 import './face-edit.css';
 import { ShareLinkButton } from '../../../shared/affiliate';
 
-const HISTORY_CLICK_DEBOUNCE_MS = 300;
 
 /** Face-edit uploads (001 §5): image/jpeg and image/png only; downscaled to width + height = 3000, JPEG 0.92. */
 const UPLOAD_CONFIG: ImageUploadConfig = {

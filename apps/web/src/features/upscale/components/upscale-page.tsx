@@ -1,5 +1,6 @@
 import {
   DEFAULT_CREDITS_DISPLAY,
+  HISTORY_CLICK_DEBOUNCE_MS,
   LARGE_IMAGE_NOTICE_SUM,
   isUpscaleBlocked,
   scaledSum,
@@ -44,7 +45,6 @@ import { SampleStage } from './sample-stage';
 import { BlockedDialog, GuideDialog, LargeImageDialog } from './upscale-dialogs';
 import './upscale.css';
 
-const HISTORY_CLICK_DEBOUNCE_MS = 300;
 
 /** Retouch uploads: jpg/jpeg/png by extension, the pixel-sum resize table (001 §5). */
 const UPLOAD_CONFIG: ImageUploadConfig = {
