@@ -93,4 +93,19 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
+  {
+    // Decision 025: every page is code-split. The router declares pages with lazyPage(() => import(...));
+    // a static import of a page module here would put it (and its libraries) into the first load.
+    files: ['apps/web/src/app/router.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['../features/**', './coming-soon-page'], message: 'Pages enter the router through lazyPage(() => import(...)) (decision 025: first-load budget).' },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,5 +1,6 @@
 import type { FullConfig } from '@playwright/test';
 import { ADMIN } from './specs/admin-account';
+import { latestMailedLink } from './specs/outbox';
 
 /**
  * Runs after the web server is up (Playwright starts `webServer` before global setup) and before any
@@ -20,4 +21,9 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
   if (user.id !== 1 || !user.isAdmin) {
     throw new Error(`global-setup: the administrator must be the first account (id 1), got id ${user.id} (isAdmin ${user.isAdmin}); is the e2e database fresh?`);
   }
+  // Verified through the mailed link like every test account (decision 020).
+  const link = latestMailedLink(ADMIN.email, 'verify-email');
+  const token = link ? new URL(link).searchParams.get('token') : null;
+  const ver = token ? await post('/api/auth/verify-email', { token }) : null;
+  if (ver?.status !== 200) throw new Error(`global-setup: verifying the administrator failed: ${ver ? `${ver.status} ${await ver.text()}` : 'no mail in the outbox'}`);
 }

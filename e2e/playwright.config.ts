@@ -10,9 +10,32 @@ import { defineConfig } from '@playwright/test';
  */
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PORT = Number(process.env.E2E_PORT ?? 5199);
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dewy-e2e-'));
+/** The fake Kakao/Naver sign-in servers (social-auth.spec.ts); the API's KAKAO_* / NAVER_* point at them. */
+export const FAKE_SOCIAL_PORT = Number(process.env.E2E_SOCIAL_PORT ?? PORT + 1000);
+const FAKE_SOCIAL = `http://127.0.0.1:${FAKE_SOCIAL_PORT}`;
+/** The fake Kling API (apps/server/test/fakes/fake-kling.server.ts) the image-generation spec runs against. */
+const KLING_PORT = Number(process.env.E2E_KLING_PORT ?? PORT + 100);
+const KLING = { accessKey: 'e2e-access-key', secretKey: 'e2e-secret-key-0123456789' };
+// Set once by the runner and inherited by its workers (which load this file again), so the specs read
+// the server's outbox (DATA_DIR/outbox, decision 020) in the same folder the server writes.
+const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'dewy-e2e-'));
+process.env.E2E_DATA_DIR = dataDir;
+/** The fake OpenAI-compatible server the prompt chat talks to (chat.spec.ts); started before the app. */
+const LLM_PORT = Number(process.env.E2E_LLM_PORT ?? PORT + 20_000);
 const sharedModels = path.resolve(ROOT, '../shared/models');
 export const E2E_DATA_DIR = dataDir;
+/** The fake ModelArk (Seedream) image API the image-edit spec runs against (issue 16). */
+const SEEDREAM_PORT = Number(process.env.E2E_SEEDREAM_PORT ?? PORT + 1500);
+const SEEDREAM_KEY = 'e2e-seedream-key';
+
+/**
+ * A fake vendor server started before the app (Playwright's webServer list), on 127.0.0.1; `ready` is
+ * the URL that answers once it listens, or just its port.
+ */
+function fakeServer(script: string, ready: string | number, env: Record<string, string>) {
+  const wait = typeof ready === 'number' ? { port: ready } : { url: ready };
+  return { command: `node --import tsx ${script}`, cwd: ROOT, ...wait, timeout: 60_000, reuseExistingServer: false, stdout: 'ignore' as const, stderr: 'pipe' as const, env };
+}
 
 export default defineConfig({
   testDir: './specs',
@@ -35,30 +58,68 @@ export default defineConfig({
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },
-  webServer: {
-    command: 'node --import tsx apps/server/src/api.ts',
-    cwd: ROOT,
-    url: `http://localhost:${PORT}/api/feature/flags`,
-    timeout: 120_000,
-    reuseExistingServer: false,
-    stdout: 'ignore',
-    stderr: 'pipe',
-    env: {
-      PORT: String(PORT),
-      HOST: '127.0.0.1',
-      PUBLIC_URL: `http://localhost:${PORT}`,
-      DATA_DIR: dataDir,
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'production',
-      MODELS_DIR: process.env.MODELS_DIR ?? (fs.existsSync(sharedModels) ? sharedModels : path.join(ROOT, 'data/models')),
-      LOGIN_MAX_FAILURES_PER_IP: '1000',
-      // every spec signs up from 127.0.0.1; the limits themselves are tested in apps/server
-      SIGNUP_MAX_PER_IP: '1000',
-      SIGNUP_MAX_PER_DOMAIN: '1000',
-      // Hops from 127.0.0.1/::1 may name the client in X-Forwarded-For. Only a spec that sends the header
-      // on purpose is affected (mypage.spec: a referred visitor must not share the sharer's address, or
-      // the self-referral rule refuses the reward); every other request still counts as 127.0.0.1.
-      TRUST_PROXY: 'loopback',
+  // The fake vendors first (each spec that needs one runs against it), then the app.
+  webServer: [
+    fakeServer(
+      // Kakao and Naver sign-in go through it (Google stays unconfigured).
+      'apps/server/test/fakes/fake-social.cli.ts',
+      `${FAKE_SOCIAL}/oauth2/v3/certs`,
+      { FAKE_SOCIAL_PORT: String(FAKE_SOCIAL_PORT), FAKE_KAKAO_CLIENT_ID: 'e2e-kakao', FAKE_KAKAO_CLIENT_SECRET: 'e2e-kakao-secret', FAKE_NAVER_CLIENT_ID: 'e2e-naver', FAKE_NAVER_CLIENT_SECRET: 'e2e-naver-secret' },
+    ),
+    fakeServer(
+      'apps/server/test/fakes/fake-kling.main.ts',
+      `http://127.0.0.1:${KLING_PORT}/v1/images/generations/ready`,
+      { FAKE_KLING_PORT: String(KLING_PORT), FAKE_KLING_ACCESS_KEY: KLING.accessKey, FAKE_KLING_SECRET_KEY: KLING.secretKey },
+    ),
+    fakeServer(
+      'apps/server/test/fakes/fake-seedream.main.ts',
+      SEEDREAM_PORT,
+      { FAKE_SEEDREAM_PORT: String(SEEDREAM_PORT), FAKE_SEEDREAM_KEY: SEEDREAM_KEY },
+    ),
+    fakeServer('apps/server/test/fakes/fake-openai.server.ts', `http://127.0.0.1:${LLM_PORT}/health`, { FAKE_OPENAI_PORT: String(LLM_PORT), FAKE_OPENAI_CHUNK_MS: '150' }),
+    {
+      command: 'node --import tsx apps/server/src/api.ts',
+      cwd: ROOT,
+      url: `http://localhost:${PORT}/api/feature/flags`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: 'ignore',
+      stderr: 'pipe',
+      env: {
+        PORT: String(PORT),
+        HOST: '127.0.0.1',
+        PUBLIC_URL: `http://localhost:${PORT}`,
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+        MODELS_DIR: process.env.MODELS_DIR ?? (fs.existsSync(sharedModels) ? sharedModels : path.join(ROOT, 'data/models')),
+        LOGIN_MAX_FAILURES_PER_IP: '1000',
+        // every spec signs up from 127.0.0.1; the limits themselves are tested in apps/server
+        SIGNUP_MAX_PER_IP: '1000',
+        SIGNUP_MAX_PER_DOMAIN: '1000',
+        // Hops from 127.0.0.1/::1 may name the client in X-Forwarded-For. Only a spec that sends the header
+        // on purpose is affected (mypage.spec: a referred visitor must not share the sharer's address, or
+        // the self-referral rule refuses the reward); every other request still counts as 127.0.0.1.
+        TRUST_PROXY: 'loopback',
+        KAKAO_CLIENT_ID: 'e2e-kakao',
+        KAKAO_CLIENT_SECRET: 'e2e-kakao-secret',
+        KAKAO_BASE_URL: FAKE_SOCIAL,
+        KAKAO_API_BASE_URL: FAKE_SOCIAL,
+        NAVER_CLIENT_ID: 'e2e-naver',
+        NAVER_CLIENT_SECRET: 'e2e-naver-secret',
+        NAVER_BASE_URL: FAKE_SOCIAL,
+        NAVER_API_BASE_URL: FAKE_SOCIAL,
+        KLING_ACCESS_KEY: KLING.accessKey,
+        KLING_SECRET_KEY: KLING.secretKey,
+        KLING_BASE_URL: `http://127.0.0.1:${KLING_PORT}`,
+        KLING_POLL_INTERVAL_MS: '300',
+        SEEDREAM_API_KEY: SEEDREAM_KEY,
+        SEEDREAM_BASE_URL: `http://127.0.0.1:${SEEDREAM_PORT}`,
+        SEEDREAM_RETRY_BASE_MS: '200',
+        // The prompt chat's language model: the fake above (only chat.spec.ts uses it).
+        LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
+        LLM_MODEL: 'fake-model',
+      },
     },
-  },
+  ],
 });

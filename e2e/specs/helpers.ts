@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { latestMailedLink } from './outbox';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const FIXTURES = path.resolve(ROOT, '../shared/fixtures/portraits');
@@ -10,14 +11,29 @@ export function uniqueEmail(tag: string): string {
   return `${tag}-${Date.now()}-${Math.random().toString(16).slice(2, 6)}@example.com`;
 }
 
-/** Signs up through the page and lands on /login (spec: a successful sign-up leads to login). */
-export async function signUp(page: Page, email: string, password: string, name = 'Tester') {
+/**
+ * Signs up through the page and lands on /login (spec: a successful sign-up leads to login). The
+ * account is then verified by the link mailed to the outbox (decision 020: the welcome credits wait for
+ * it), unless `verify: false`; the browser stays on /login.
+ */
+export async function signUp(page: Page, email: string, password: string, name = 'Tester', { verify = true }: { verify?: boolean } = {}) {
   await page.goto('/signup');
   await page.getByTestId('signup-name').fill(name);
   await page.getByTestId('signup-email').fill(email);
   await page.getByTestId('signup-password').fill(password);
   await page.getByTestId('signup-submit').click();
   await expect(page).toHaveURL(/\/login$/);
+  if (verify) await verifyByMail(page, email);
+}
+
+/** Opens the verification link mailed to `email` through the API (the page stays where it is). */
+export async function verifyByMail(page: Page, email: string) {
+  const link = latestMailedLink(email, 'verify-email');
+  if (!link) throw new Error(`no verification mail for ${email} in the outbox`);
+  const token = new URL(link).searchParams.get('token')!;
+  const origin = new URL(page.url()).origin;
+  const res = await page.request.post('/api/auth/verify-email', { data: { token }, headers: { origin } });
+  expect(res.status(), await res.text()).toBe(200);
 }
 
 export async function logIn(page: Page, email: string, password: string) {

@@ -14,6 +14,7 @@ import { AppError } from './lib/app-error';
 import { installErrorHandler } from './lib/error-handler';
 import { installSecurityHeaders, webCacheControl } from './lib/http-headers';
 import { createLogger } from './lib/logger';
+import { AccessLog } from './lib/request-log';
 import { installOriginGuard } from './lib/origin-guard';
 import { registerRateLimit } from './lib/rate-limit';
 import { registerRoutes } from './routes';
@@ -36,6 +37,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
     ...(opts.logger === false
       ? { logger: false }
       : { loggerInstance: opts.logger ? createLogger({ logLevel: (opts.logger.level ?? ctx.config.logLevel) as AppConfig['logLevel'] }, { stream: opts.logger.stream }) : ctx.log }),
+    logController: new AccessLog(),
     trustProxy: fastifyTrustProxy(ctx.config.trustProxy),
     bodyLimit: 1024 * 1024,
     genReqId: (req) => {
@@ -45,7 +47,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   }).withTypeProvider<ZodTypeProvider>();
 
   // First, so that every answer (errors and 404s included) carries the headers.
-  await installSecurityHeaders(app, { storageHosts: ctx.storage.storageHosts, cdnDomain: ctx.config.storage.cdnDomain });
+  await installSecurityHeaders(app, { storageHosts: ctx.storage.storageHosts, cdnDomain: ctx.config.storage.cdnDomain, googleSignIn: Boolean(ctx.config.social.google) });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (req, reply) => {
@@ -67,6 +69,12 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   await registerRateLimit(app, ctx.database.db); // before the routes: they opt in with config.rateLimit
+  // The session cache serves only once it listens for invalidations (decision 026).
+  await ctx.sessionCache.startSync(ctx.database);
+  app.addHook('onClose', async () => {
+    app.log.info({ sessionCache: ctx.sessionCache.stats }, 'session cache');
+    await ctx.sessionCache.close();
+  });
   await registerRoutes(app, ctx);
 
   const dist = ctx.config.webDistDir;

@@ -21,6 +21,10 @@ import { createStorageProvider } from './providers/storage';
 import { TOOLS } from './tools';
 import type { PaymentsProvider } from './modules/billing/payments-provider';
 import { createPaymentsProvider } from './modules/billing/providers';
+import { purgeDeletedAccounts } from './modules/account/account-deletion.service';
+import { createMailProvider, type MailProvider } from './providers/mail';
+import { createLlmProvider, type LlmProvider } from './providers/llm';
+import { SessionCache } from './modules/auth/session-cache';
 
 /**
  * The HMAC secret for signed URLs: APP_SECRET, else one generated once and kept in DATA_DIR/secret
@@ -45,12 +49,17 @@ export interface ContextOverrides {
   log?: FastifyBaseLogger;
   /** A payments provider (tests: an adapter pointed at a fake server); null = not configured. */
   payments?: PaymentsProvider | null;
+  /** A mail provider (tests: SMTP to a local server); default from config. */
+  mail?: MailProvider;
+  /** A language model (tests: an adapter pointed at a fake server); null = not configured. */
+  llm?: LlmProvider | null;
 }
 
 /** One handler per tool, keyed by the tool's job name (the kernel's generic handler), and the system jobs. */
 function toolHandlers(services: AppServices): JobHandlers {
   const handlers: JobHandlers = {
     'retention-purge': { expireInSeconds: 3600, handle: async () => void (await purgeExpiredContent(services)) },
+    'account-purge': { expireInSeconds: 3600, handle: async () => void (await purgeDeletedAccounts(services)) },
   };
   for (const tool of services.tools) {
     if (handlers[tool.jobName]) throw new Error(`two tools share the job name ${tool.jobName}`);
@@ -88,6 +97,8 @@ export async function createContext(config: AppConfig, overrides: ContextOverrid
       tools: overrides.tools ?? TOOLS,
       log,
       payments: overrides.payments !== undefined ? overrides.payments : createPaymentsProvider(config, { database, secret, log }),
+      mail: overrides.mail ?? createMailProvider(config, log),
+      llm: overrides.llm !== undefined ? overrides.llm : createLlmProvider(config),
     };
     const queue = await createJobQueue(database, overrides.jobSchemas ?? JOB_SCHEMAS, toolHandlers(services), {
       defaultExpireInSeconds: config.workers.jobTimeoutSeconds,
@@ -95,7 +106,7 @@ export async function createContext(config: AppConfig, overrides: ContextOverrid
     });
     const schemas = overrides.jobSchemas ?? JOB_SCHEMAS;
     for (const s of SCHEDULES) if (s.name in schemas) await queue.schedule(s.name, s.cron);
-    return { ...services, queue };
+    return { ...services, queue, sessionCache: new SessionCache({ ttlMs: config.session.cacheTtlMs }) };
   } catch (err) {
     await database.close();
     throw err;
@@ -104,10 +115,12 @@ export async function createContext(config: AppConfig, overrides: ContextOverrid
 
 /** Closes the context in dependency order: queue (lets running jobs finish), events, engine, database. */
 export async function closeContext(ctx: AppContext, opts: { graceful?: boolean } = {}): Promise<void> {
+  await ctx.sessionCache.close();
   await ctx.queue.stop({ graceful: opts.graceful ?? true, timeoutMs: 20_000 }).catch(() => {});
   await ctx.events.close().catch(() => {});
   await ctx.engine.close().catch(() => {});
   await ctx.faceEditEngine.close().catch(() => {});
   await ctx.moderator.close().catch(() => {});
+  await ctx.mail.close().catch(() => {});
   await ctx.database.close();
 }

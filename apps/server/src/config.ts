@@ -66,6 +66,8 @@ const EnvSchema = z.object({
   APP_SECRET: z.string().min(32).optional(),
   SESSION_IDLE_HOURS: z.coerce.number().positive().default(24 * 7),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().positive().default(30),
+  /** How long a resolved session is answered from the API process's memory (ms, decision 026); 0 = off. */
+  SESSION_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5000),
   /** Secure cookies: 'auto' = when the request arrived over https (trustProxy honours X-Forwarded-Proto). */
   COOKIE_SECURE: z.enum(['auto', 'true', 'false']).default('auto'),
   TRUST_PROXY: trustProxySchema.default(false),
@@ -108,8 +110,6 @@ const EnvSchema = z.object({
   /** RunPod endpoint of the face-edit worker (`https://api.runpod.ai/v2/<id>`); RUNPOD_API_KEY is shared. */
   RUNPOD_FACE_EDIT_ENDPOINT_URL: z.string().url().optional(),
   MODELS_DIR: z.string().default('data/models'),
-  /** Largest input (px) the ×4 super-resolution model runs on; larger photos are reduced first (decision 005). */
-  SR_MAX_INPUT_PIXELS: z.coerce.number().int().min(65_536).default(500_000),
   ENGINE_THREADS: z.coerce.number().int().min(1).default(1),
   /** Run queue workers inside the API process (the embedded default). */
   RUN_WORKERS: bool.default(true),
@@ -139,7 +139,63 @@ const EnvSchema = z.object({
   STRIPE_BASE_URL: z.string().url().optional(),
   /** Image-generation vendor; the flag stays off until one is configured. */
   SEEDREAM_API_KEY: z.string().optional(),
+  /** Kling image generation (issue 16, decision 024): on when both keys are set. */
+  /** BytePlus ModelArk origin (tests point it at a fake server); default the public ap-southeast endpoint. */
+  SEEDREAM_BASE_URL: z.string().url().default('https://ark.ap-southeast.bytepluses.com'),
+  /** ModelArk model id or endpoint id of the image-edit model. */
+  SEEDREAM_MODEL: z.string().min(1).default('seedream-4-0-250828'),
+  /** Image-edit jobs one worker process runs at once (the vendor's rate and concurrency limits). */
+  SEEDREAM_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  /** Attempts per vendor call on 429 / 5xx gateway errors / network errors, with exponential backoff. */
+  SEEDREAM_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(5),
+  /** First backoff (ms); doubled per attempt, or the vendor's Retry-After when longer. */
+  SEEDREAM_RETRY_BASE_MS: z.coerce.number().int().min(1).max(60_000).default(2000),
+  /** One vendor call's time limit (ms). */
+  SEEDREAM_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(180_000),
+  /** The vendor's "AI generated" watermark on results. */
+  SEEDREAM_WATERMARK: bool.default(false),
   KLING_ACCESS_KEY: z.string().optional(),
+  /**
+   * Social sign-in (decision 021). Google: the OAuth client id of the Identity Services button; ID tokens
+   * are verified against GOOGLE_JWKS_URL with issuer GOOGLE_ISSUER (both overridable for tests).
+   */
+  GOOGLE_CLIENT_ID: z.string().trim().optional(),
+  GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),
+  GOOGLE_ISSUER: z.string().trim().min(1).optional(),
+  /** Naver Login: client id/secret; NAVER_BASE_URL (authorize, token) and NAVER_API_BASE_URL (/v1/nid/me). */
+  NAVER_CLIENT_ID: z.string().trim().optional(),
+  NAVER_CLIENT_SECRET: z.string().trim().optional(),
+  NAVER_BASE_URL: z.string().url().default('https://nid.naver.com'),
+  NAVER_API_BASE_URL: z.string().url().default('https://openapi.naver.com'),
+  /** Kakao Login: REST API key and client secret; KAKAO_BASE_URL (authorize, token) and KAKAO_API_BASE_URL (/v2/user/me). */
+  KAKAO_CLIENT_ID: z.string().trim().optional(),
+  KAKAO_CLIENT_SECRET: z.string().trim().optional(),
+  KAKAO_BASE_URL: z.string().url().default('https://kauth.kakao.com'),
+  KAKAO_API_BASE_URL: z.string().url().default('https://kapi.kakao.com'),
+  KLING_SECRET_KEY: z.string().optional(),
+  /** Kling API origin (tests point it at a fake server). */
+  KLING_BASE_URL: z.string().url().default('https://api-singapore.klingai.com'),
+  /** Kling model (`model_name`); kling-v1-5 takes a reference image with `image_reference`. */
+  KLING_MODEL: z.string().trim().min(1).default('kling-v1-5'),
+  /** How often a Kling task is queried (ms). */
+  KLING_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(3000),
+  /** Generation jobs run at once by one worker process (Kling's concurrency limit per account). */
+  KLING_CONCURRENCY: z.coerce.number().int().min(1).max(50).default(2),
+  /** One HTTP call to Kling gives up after this long (ms); the job as a whole is bounded by JOB_TIMEOUT_SECONDS. */
+  KLING_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Language model (issue 15, decision 022): any OpenAI-compatible chat-completions endpoint; off until LLM_MODEL is set. */
+  LLM_BASE_URL: z.string().url().default('https://api.openai.com/v1'),
+  LLM_API_KEY: z.string().optional(),
+  LLM_MODEL: z.string().trim().optional(),
+  /** Model for calls with images; default LLM_MODEL. */
+  LLM_VISION_MODEL: z.string().trim().optional(),
+  /** Whole-answer timeout, and the longest silence inside a streamed answer (ms). */
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Retries after a 429 / 5xx / network error (exponential backoff from LLM_RETRY_BASE_MS, Retry-After respected). */
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  LLM_RETRY_BASE_MS: z.coerce.number().int().min(0).default(500),
+  /** Chat sends cost AI_COSTS.chat credits (002 §4, §9); false = free ("beta"). */
+  AI_CHAT_CHARGE_ENABLED: bool.default(true),
   /** The operator's business details, shown by the footer and the legal pages (GET /api/site-info). */
   COMPANY_NAME: z.string().optional(),
   COMPANY_CEO: z.string().optional(),
@@ -148,6 +204,10 @@ const EnvSchema = z.object({
   COMPANY_REGISTRATION_NO: z.string().optional(),
   /** 통신판매업 신고번호 (mail-order business report number). */
   COMPANY_MAIL_ORDER_NO: z.string().optional(),
+  /** Outgoing mail (decision 020): SMTP connection URL for nodemailer; unset = `.eml` files in DATA_DIR/outbox. */
+  SMTP_URL: z.string().trim().optional(),
+  /** Sender of outgoing mail. */
+  MAIL_FROM: z.string().trim().default('Dewy <no-reply@localhost>'),
   /** Where customers write (refunds, takedowns, privacy requests). */
   SUPPORT_EMAIL: z.string().trim().email().optional().or(z.literal('')),
 });
@@ -161,6 +221,32 @@ export type BillingCatalog = Record<(typeof BILLING_ITEMS)[number], string | und
 /** Reads `<PREFIX>_BASIC` … `<PREFIX>_PACKAGE5` (e.g. LEMONSQUEEZY_VARIANT_DELUXE, STRIPE_PRICE_PACKAGE3). */
 function catalogFrom(env: NodeJS.ProcessEnv, prefix: string): BillingCatalog {
   return Object.fromEntries(BILLING_ITEMS.map((k) => [k, env[`${prefix}_${k.toUpperCase()}`]?.trim() || undefined])) as BillingCatalog;
+}
+
+/** Kling settings (decision 024); null unless both KLING_ACCESS_KEY and KLING_SECRET_KEY are set. */
+export interface KlingConfig {
+  accessKey: string;
+  secretKey: string;
+  baseUrl: string;
+  model: string;
+  pollIntervalMs: number;
+  concurrency: number;
+  requestTimeoutMs: number;
+}
+
+function klingConfig(e: Env): KlingConfig | null {
+  const accessKey = e.KLING_ACCESS_KEY?.trim();
+  const secretKey = e.KLING_SECRET_KEY?.trim();
+  if (!accessKey || !secretKey) return null;
+  return {
+    accessKey,
+    secretKey,
+    baseUrl: e.KLING_BASE_URL.replace(/\/$/, ''),
+    model: e.KLING_MODEL,
+    pollIntervalMs: e.KLING_POLL_INTERVAL_MS,
+    concurrency: e.KLING_CONCURRENCY,
+    requestTimeoutMs: e.KLING_REQUEST_TIMEOUT_MS,
+  };
 }
 
 /** Payment provider settings; `configured` is false when a required key of the chosen provider is missing. */
@@ -236,6 +322,39 @@ export interface SignupLimits {
   domainWindowMs: number;
 }
 
+/**
+ * Social sign-in settings (decision 021). A provider is null when its client id (and, for Naver and
+ * Kakao, secret) is missing: its routes answer NOT_CONFIGURED and the page says so.
+ */
+export interface SocialConfig {
+  google: { clientId: string; jwksUrl: string; issuers: string[] } | null;
+  naver: { clientId: string; clientSecret: string; baseUrl: string; apiBaseUrl: string } | null;
+  kakao: { clientId: string; clientSecret: string; baseUrl: string; apiBaseUrl: string } | null;
+}
+
+const trimSlash = (u: string) => u.replace(/\/+$/, '');
+
+function socialConfig(e: Env): SocialConfig {
+  return {
+    google: e.GOOGLE_CLIENT_ID
+      ? {
+          clientId: e.GOOGLE_CLIENT_ID,
+          jwksUrl: e.GOOGLE_JWKS_URL,
+          // Google documents both forms of its issuer for ID tokens.
+          issuers: e.GOOGLE_ISSUER ? [e.GOOGLE_ISSUER] : ['https://accounts.google.com', 'accounts.google.com'],
+        }
+      : null,
+    naver:
+      e.NAVER_CLIENT_ID && e.NAVER_CLIENT_SECRET
+        ? { clientId: e.NAVER_CLIENT_ID, clientSecret: e.NAVER_CLIENT_SECRET, baseUrl: trimSlash(e.NAVER_BASE_URL), apiBaseUrl: trimSlash(e.NAVER_API_BASE_URL) }
+        : null,
+    kakao:
+      e.KAKAO_CLIENT_ID && e.KAKAO_CLIENT_SECRET
+        ? { clientId: e.KAKAO_CLIENT_ID, clientSecret: e.KAKAO_CLIENT_SECRET, baseUrl: trimSlash(e.KAKAO_BASE_URL), apiBaseUrl: trimSlash(e.KAKAO_API_BASE_URL) }
+        : null,
+  };
+}
+
 export interface AppConfig {
   env: Env['NODE_ENV'];
   host: string;
@@ -246,7 +365,7 @@ export interface AppConfig {
   dataDir: string;
   database: { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string; poolMax: number };
   appSecret?: string;
-  session: { idleMs: number; absoluteMs: number; cookieSecure: 'auto' | boolean };
+  session: { idleMs: number; absoluteMs: number; cookieSecure: 'auto' | boolean; cacheTtlMs: number };
   /** Fastify `trustProxy`: false, a hop count, or trusted proxy addresses/CIDRs (never `true`). */
   trustProxy: false | number | string[];
   loginLimits: LoginLimits;
@@ -259,13 +378,30 @@ export interface AppConfig {
     s3: { bucket?: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
     cdnDomain?: string;
   };
-  engine: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string; runpodApiKey?: string; runpodPollIntervalMs: number; modelsDir: string; threads: number; srMaxInputPixels: number };
+  engine: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string; runpodApiKey?: string; runpodPollIntervalMs: number; modelsDir: string; threads: number };
   faceEdit: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string };
   workers: { inProcess: boolean; concurrency: number; jobTimeoutSeconds: number };
-  vendors: { imageGenerationConfigured: boolean };
+  /** `imageGenerationConfigured`: the flag of 000 §7 — true when Kling is configured (002 §2). */
+  vendors: { imageGenerationConfigured: boolean; kling: KlingConfig | null };
+  /** Image edit on BytePlus ModelArk Seedream (decision 023); `apiKey` unset = not configured. */
+  seedream: {
+    apiKey?: string;
+    baseUrl: string;
+    model: string;
+    concurrency: number;
+    maxAttempts: number;
+    retryBaseMs: number;
+    requestTimeoutMs: number;
+    watermark: boolean;
+  };
   payments: PaymentsConfig;
   affiliate: { enabled: boolean; cookieMaxAgeMs: number };
+  social: SocialConfig;
   maintenanceMode: boolean;
+  /** Outgoing mail (decision 020): SMTP when smtpUrl is set, else the outbox folder. */
+  mail: { smtpUrl?: string; from: string };
+  /** The language model (null model = not configured) and the chat charge switch (decision 022). */
+  llm: { baseUrl: string; apiKey?: string; model: string | null; visionModel: string | null; timeoutMs: number; maxRetries: number; retryBaseMs: number; chatChargeEnabled: boolean };
   moderation: { enabled: boolean; threshold: number };
   /** Public business details (unset = null: the page says the operator has yet to fill them in). */
   site: {
@@ -311,6 +447,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       idleMs: e.SESSION_IDLE_HOURS * 3600_000,
       absoluteMs: e.SESSION_ABSOLUTE_DAYS * 86400_000,
       cookieSecure: e.COOKIE_SECURE === 'auto' ? 'auto' : e.COOKIE_SECURE === 'true',
+      cacheTtlMs: e.SESSION_CACHE_TTL_MS,
     },
     trustProxy: e.TRUST_PROXY,
     loginLimits: {
@@ -349,14 +486,35 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       runpodPollIntervalMs: e.RUNPOD_POLL_INTERVAL_MS,
       modelsDir: abs(e.MODELS_DIR),
       threads: e.ENGINE_THREADS,
-      srMaxInputPixels: e.SR_MAX_INPUT_PIXELS,
     },
     faceEdit: { kind: e.FACE_EDIT_ENGINE, runpodEndpointUrl: e.RUNPOD_FACE_EDIT_ENDPOINT_URL },
     workers: { inProcess: e.RUN_WORKERS, concurrency: e.WORKER_CONCURRENCY, jobTimeoutSeconds: e.JOB_TIMEOUT_SECONDS },
-    vendors: { imageGenerationConfigured: Boolean(e.SEEDREAM_API_KEY || e.KLING_ACCESS_KEY) },
+    vendors: { imageGenerationConfigured: klingConfig(e) !== null, kling: klingConfig(e) },
+    seedream: {
+      apiKey: e.SEEDREAM_API_KEY?.trim() || undefined,
+      baseUrl: e.SEEDREAM_BASE_URL.replace(/\/+$/, ''),
+      model: e.SEEDREAM_MODEL,
+      concurrency: e.SEEDREAM_CONCURRENCY,
+      maxAttempts: e.SEEDREAM_MAX_ATTEMPTS,
+      retryBaseMs: e.SEEDREAM_RETRY_BASE_MS,
+      requestTimeoutMs: e.SEEDREAM_REQUEST_TIMEOUT_MS,
+      watermark: e.SEEDREAM_WATERMARK,
+    },
     payments: paymentsConfig(e, env),
     affiliate: { enabled: e.AFFILIATE_ENABLED, cookieMaxAgeMs: e.AFFILIATE_COOKIE_DAYS * 86_400_000 },
+    social: socialConfig(e),
     maintenanceMode: e.MAINTENANCE_MODE,
+    mail: { smtpUrl: e.SMTP_URL || undefined, from: e.MAIL_FROM },
+    llm: {
+      baseUrl: e.LLM_BASE_URL.replace(/\/+$/, ''),
+      apiKey: e.LLM_API_KEY || undefined,
+      model: e.LLM_MODEL || null,
+      visionModel: e.LLM_VISION_MODEL || null,
+      timeoutMs: e.LLM_TIMEOUT_MS,
+      maxRetries: e.LLM_MAX_RETRIES,
+      retryBaseMs: e.LLM_RETRY_BASE_MS,
+      chatChargeEnabled: e.AI_CHAT_CHARGE_ENABLED,
+    },
     moderation: { enabled: e.NSFW_SCREENING, threshold: e.NSFW_THRESHOLD },
     site: {
       company: {

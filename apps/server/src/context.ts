@@ -9,6 +9,9 @@ import type { ContentModerator } from './providers/moderation/content-moderator'
 import type { JobEventBus } from './modules/tool-jobs/job-events';
 import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
 import type { PaymentsProvider } from './modules/billing/payments-provider';
+import type { MailProvider } from './providers/mail';
+import type { LlmProvider } from './providers/llm/llm-provider';
+import type { SessionCache } from './modules/auth/session-cache';
 
 /** The services a job handler runs with: everything of the context but the queue that calls it. */
 export interface AppServices {
@@ -29,9 +32,18 @@ export interface AppServices {
   log: FastifyBaseLogger;
   /** The payments provider of PAYMENTS_PROVIDER; null when it is not configured (buying is off). */
   payments: PaymentsProvider | null;
+  /** Outgoing mail: SMTP (SMTP_URL) or the `.eml` outbox in DATA_DIR/outbox (decision 020). */
+  mail: MailProvider;
+  /** The language model of LLM_* (OpenAI-compatible); null when not configured (AI text routes answer NOT_CONFIGURED). */
+  llm: LlmProvider | null;
 }
 
 /** Everything a route module or job needs, built once at start (api.ts, worker.ts, tests). */
 export interface AppContext extends AppServices {
   queue: JobQueue;
+  /**
+   * Sessions resolved recently (decision 026): filled and read by the access hook and auth/check;
+   * listening for invalidations once `buildApp` starts it (worker processes never do).
+   */
+  sessionCache: SessionCache;
 }

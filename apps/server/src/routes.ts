@@ -3,6 +3,8 @@ import type { AppContext } from './context';
 import { installAccessControl } from './modules/auth/auth.guard';
 import { affiliateRoutes } from './modules/affiliate/affiliate.routes';
 import { authRoutes } from './modules/auth/auth.routes';
+import { socialAuthRoutes } from './modules/auth/social.routes';
+import { accountRoutes } from './modules/account/account.routes';
 import { creditsRoutes } from './modules/credits/credits.routes';
 import { usersRoutes } from './modules/users/users.routes';
 import { noticesRoutes } from './modules/notices/notices.routes';
@@ -15,8 +17,11 @@ import { flagsRoutes } from './modules/flags/flags.routes';
 import { imagesRoutes } from './modules/images/images.routes';
 import { retouchRoutes } from './modules/retouch/retouch.routes';
 import { faceEditRoutes } from './modules/face-edit/face-edit.routes';
+import { imageGenerationRoutes } from './modules/image-generation/image-generation.routes';
+import { imageEditRoutes } from './modules/image-edit/image-edit.routes';
 import { jobEventsRoutes } from './modules/tool-jobs/job-events.routes';
 import { uploadsRoutes } from './modules/uploads/uploads.routes';
+import { aiRoutes } from './modules/ai/ai.routes';
 import { registerLocalStorageRoutes } from './providers/storage/local-storage.routes';
 import type { LocalStorage } from './providers/storage/local.storage';
 
@@ -25,7 +30,7 @@ import type { LocalStorage } from './providers/storage/local.storage';
  * list. Each route declares who may call it (`config: { access: 'public' | 'user' | 'admin' }`); one
  * hook enforces it (modules/auth/auth.guard.ts), and an /api route without a declaration stops start-up.
  */
-export const ROUTE_MODULES = [authRoutes, flagsRoutes, uploadsRoutes, imagesRoutes, retouchRoutes, faceEditRoutes, jobEventsRoutes, billingRoutes, affiliateRoutes, creditsRoutes, usersRoutes, noticesRoutes, settingsRoutes] as const;
+export const ROUTE_MODULES = [authRoutes, socialAuthRoutes, accountRoutes, flagsRoutes, uploadsRoutes, imagesRoutes, retouchRoutes, faceEditRoutes, imageEditRoutes, imageGenerationRoutes, jobEventsRoutes, billingRoutes, affiliateRoutes, creditsRoutes, usersRoutes, noticesRoutes, settingsRoutes, aiRoutes] as const;
 
 /** Registers the access hook, the local storage routes (when files are local) and every route module. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

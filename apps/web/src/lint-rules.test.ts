@@ -60,6 +60,13 @@ describe('web layer rules (npm run lint)', () => {
     expect(await ruleIds('apps/web/src/app/probe.ts', "export { UpscalePage } from '../features/upscale/components/upscale-page';\n")).toEqual([]);
   });
 
+  it('the router importing a page statically fails; the lazyPage import() passes (decision 025)', async () => {
+    expect(await ruleIds('apps/web/src/app/router.tsx', "export { LandingPage } from '../features/landing/components/landing-page';\n")).toContain('no-restricted-imports');
+    expect(await ruleIds('apps/web/src/app/router.tsx', "import { NotFoundPage } from './coming-soon-page';\nexport const x = NotFoundPage;\n")).toContain('no-restricted-imports');
+    const lazy = "import { lazyPage } from '../lib/lazy-page';\nexport const P = lazyPage(() => import('../features/landing/components/landing-page').then((m) => ({ default: m.LandingPage })));\n";
+    expect(await ruleIds('apps/web/src/app/router.tsx', lazy)).toEqual([]);
+  });
+
   it('an import cycle fails', async () => {
     const results = await eslint.lintFiles([path.join(ROOT, 'apps/web/test/lint-fixtures/cycle-a.ts')]);
     expect(results[0]?.messages.map((m) => m.ruleId)).toContain('import-x/no-cycle');

@@ -77,5 +77,26 @@ export const AUTH_LIMITS = {
   nameMax: 50,
 } as const;
 
+/**
+ * Account e-mails and deletion (issue 14, decision 020; 002 §9 for the 14-day grace). Times in ms.
+ * Rate limits: hits per window (ms) per key.
+ */
+export const ACCOUNT_RULES = {
+  verifyTokenTtlMs: 48 * 3600_000,
+  resetTokenTtlMs: 30 * 60_000,
+  /** 002 §9: account deletion has a 14-day undo window. */
+  deletionGraceMs: 14 * 86_400_000,
+  /** The undo token handed to a sign-in during the grace period. */
+  undoTokenTtlMs: 10 * 60_000,
+  /** A social-only account proves itself by a social sign-in this recent. */
+  reauthFreshMs: 10 * 60_000,
+  resendPerAccount: { max: 3, windowMs: 3600_000 },
+  resendPerIp: { max: 10, windowMs: 3600_000 },
+  resetPerAddress: { max: 3, windowMs: 3600_000 },
+  resetPerIp: { max: 10, windowMs: 3600_000 },
+  /** Wrong passwords on the deletion form, per account. */
+  deletionAttempts: { max: 5, windowMs: 15 * 60_000 },
+} as const;
+
 /** A click on a history item takes effect after this quiet time (001 §9, 002 §9: 300 ms). */
 export const HISTORY_CLICK_DEBOUNCE_MS = 300;

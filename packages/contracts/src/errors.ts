@@ -31,6 +31,8 @@ export const ERROR_CODES = [
   'NOTICE_INCOMPLETE',
   'MASK_REQUIRED',
   'MASK_EMPTY',
+  'IMAGE_EDIT_FILE_TOO_LARGE',
+  'IMAGE_EDIT_TOO_SMALL',
   'PAYMENTS_NOT_CONFIGURED',
   'PAYMENT_PROVIDER_ERROR',
   'WEBHOOK_SIGNATURE_INVALID',
@@ -39,6 +41,35 @@ export const ERROR_CODES = [
   'SAME_PLAN',
   'SUBSCRIPTION_CANCEL_SCHEDULED',
   'SUBSCRIPTION_ENDED',
+  'SOCIAL_AUTH_FAILED',
+  'SOCIAL_CANCELLED',
+  'OAUTH_STATE_MISMATCH',
+  'SOCIAL_EMAIL_UNVERIFIED',
+  'SOCIAL_ACCOUNT_EXISTS',
+  'IDENTITY_IN_USE',
+  'SOCIAL_REAUTH_MISMATCH',
+  'LAST_SIGN_IN_METHOD',
+  'NSFW_PROMPT_BLOCKED',
+  'GENERATION_INPUT_REQUIRED',
+  'GENERATION_IMAGE_TYPE',
+  'GENERATION_FAILED',
+  'GENERATION_SAFETY_BLOCKED',
+  'VENDOR_AUTH_FAILED',
+  'VENDOR_BUSY',
+  'VENDOR_UNAVAILABLE',
+  'TOKEN_INVALID',
+  'TOKEN_EXPIRED',
+  'TOKEN_USED',
+  'ACCOUNT_DELETION_PENDING',
+  'PASSWORD_REQUIRED',
+  'WRONG_PASSWORD',
+  'REAUTHENTICATION_REQUIRED',
+  'AI_EMPTY_MESSAGE',
+  'AI_PROMPT_EMPTY',
+  'AI_REFUSED',
+  'AI_UNAVAILABLE',
+  'AI_TIMEOUT',
+  'NOTHING_TO_CHARGE',
   'INTERNAL',
 ] as const;
 
@@ -80,6 +111,10 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   MASK_REQUIRED: 400,
   /** A mask with nothing painted (001 §5). */
   MASK_EMPTY: 400,
+  /** An image-edit reference over 9 MB (002 §5). */
+  IMAGE_EDIT_FILE_TOO_LARGE: 413,
+  /** An image-edit reference under 921600 pixels (002 §5); details carry its width and height. */
+  IMAGE_EDIT_TOO_SMALL: 400,
   /** PAYMENTS_PROVIDER names a provider whose keys are missing: nothing can be bought or charged. */
   PAYMENTS_NOT_CONFIGURED: 503,
   /** The payment provider failed or answered something we could not use. */
@@ -91,6 +126,60 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   /** Spec 000 §5: plan change is blocked while a cancellation is in force; resume first. */
   SUBSCRIPTION_CANCEL_SCHEDULED: 409,
   SUBSCRIPTION_ENDED: 409,
+  /** Social sign-in (decision 021): the provider refused the code or token, or its answer was unusable. */
+  SOCIAL_AUTH_FAILED: 401,
+  /** The user cancelled at the provider (`error=access_denied`). */
+  SOCIAL_CANCELLED: 400,
+  /** The callback's `state` does not match the signed cookie (or the cookie is missing or expired). */
+  OAUTH_STATE_MISMATCH: 400,
+  /** The provider does not vouch for the e-mail: it never creates, matches or links an account. */
+  SOCIAL_EMAIL_UNVERIFIED: 403,
+  /** A new identity whose verified e-mail belongs to an account: never linked silently (sign in, then link). */
+  SOCIAL_ACCOUNT_EXISTS: 409,
+  /** The identity is linked to another account, or the account already has one of this provider. */
+  IDENTITY_IN_USE: 409,
+  /** Re-authentication with an identity that is not the signed-in account's. */
+  SOCIAL_REAUTH_MISMATCH: 403,
+  /** Unlinking would leave the account with no way to sign in. */
+  LAST_SIGN_IN_METHOD: 409,
+  /** 002 §5/§8: the prompt holds a banned keyword. */
+  NSFW_PROMPT_BLOCKED: 400,
+  /** 002 §5: generation needs a prompt or a reference image. */
+  GENERATION_INPUT_REQUIRED: 400,
+  /** 002 §5: the reference must be jpg, jpeg, png or webp. */
+  GENERATION_IMAGE_TYPE: 400,
+  /** Job failure reasons of a vendor-run generation (stored on the failed row, shown by the status call). */
+  GENERATION_FAILED: 502,
+  GENERATION_SAFETY_BLOCKED: 400,
+  VENDOR_AUTH_FAILED: 502,
+  VENDOR_BUSY: 503,
+  VENDOR_UNAVAILABLE: 503,
+  /** A verification, reset or undo link that is forged, unknown or for another purpose (decision 020). */
+  TOKEN_INVALID: 400,
+  /** A link past its expiry (verification 48 h, reset 30 min). */
+  TOKEN_EXPIRED: 410,
+  /** A single-use link already used. */
+  TOKEN_USED: 409,
+  /** Sign-in to an account whose deletion is pending (002 §9): details carry the undo token. Not 401: no session-expired modal. */
+  ACCOUNT_DELETION_PENDING: 403,
+  /** Account deletion without the password (accounts that have one). */
+  PASSWORD_REQUIRED: 400,
+  /** A wrong password on a signed-in form (account deletion). Not 401: the session is fine. */
+  WRONG_PASSWORD: 400,
+  /** Account deletion by a social-only account without a fresh social sign-in. */
+  REAUTHENTICATION_REQUIRED: 403,
+  /** A chat send with neither text nor image (002 §5). */
+  AI_EMPTY_MESSAGE: 400,
+  /** A rewrite without an instruction (002 §5). */
+  AI_PROMPT_EMPTY: 400,
+  /** The language model refused (moderation, `finish_reason: content_filter`); the charge is refunded. */
+  AI_REFUSED: 422,
+  /** The language model failed or answered something unusable; the charge is refunded. */
+  AI_UNAVAILABLE: 502,
+  /** The language model did not answer in time; the charge is refunded. */
+  AI_TIMEOUT: 504,
+  /** POST /api/credit/use with no successful rewrite to confirm (it never charges on its own, decision 022). */
+  NOTHING_TO_CHARGE: 409,
   INTERNAL: 500,
 };
 
@@ -102,6 +191,21 @@ export type Locale = 'ko' | 'en';
  * `error` repeats the message so that pages written against the spec's `error` field work; `code`
  * is the machine-readable code above. Messages are in the caller's language (Accept-Language / cookie).
  */
+/**
+ * One entry of a VALIDATION_FAILED answer's `details` when a request schema refused the input (issue 17):
+ * `field` is the dotted path (`password`, `input.prompt`, '' for the body itself), `rule` the zod issue
+ * code (`too_small`, `too_big`, `invalid_format`, `invalid_type`, `custom`, …), `minimum`/`maximum` the
+ * broken length or size bound, `format` the expected string format (`email`), `message` zod's English text.
+ */
+export interface ValidationIssueDetail {
+  field: string;
+  rule: string;
+  minimum?: number;
+  maximum?: number;
+  format?: string;
+  message: string;
+}
+
 export interface ApiErrorBody {
   success: false;
   code: ErrorCode;

@@ -102,6 +102,9 @@ export const JobStatusResponseSchema = z.object({
   imageUrl: z.string().nullable(),
   originalImageUrl: z.string().nullable(),
   images: z.array(z.string()).optional(),
+  /** A completed multi-image job that delivered fewer images than paid for; the rest was refunded (002 §3, decision 024). */
+  partial: z.boolean().optional(),
+  /** A failed job's reason as an error code (e.g. GENERATION_SAFETY_BLOCKED), else JOB_FAILED. */
   error: z.string().nullable().optional(),
 });
 export type JobStatusResponse = z.infer<typeof JobStatusResponseSchema>;
@@ -150,7 +153,14 @@ export const HistoryQuerySchema = z.object({
 });
 export const HistoryResponseSchema = z.object({
   images: z.array(HistoryImageSchema),
-  pagination: z.object({ hasMore: z.boolean(), nextOffset: z.number().int().nullable() }),
+  pagination: z.object({
+    hasMore: z.boolean(),
+    nextOffset: z.number().int().nullable(),
+    /** Grouped reads (002 §7 `grouped=1`): one item per generation; these page the groups. */
+    groupHasMore: z.boolean().optional(),
+    nextGroupOffset: z.number().int().nullable().optional(),
+    grouped: z.boolean().optional(),
+  }),
 });
 export type HistoryResponse = z.infer<typeof HistoryResponseSchema>;
 

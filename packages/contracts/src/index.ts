@@ -1,5 +1,8 @@
 // First: zod's settings must be in place before any schema parses (see zod-config.ts).
 import './zod-config';
+// Bundlers drop the bare import above when no schema module is used (package.json sideEffects): the web
+// entry calls this itself so zod is jitless before any lazy page parses (decision 025).
+export { configureZodForBrowser } from './zod-config';
 export * from './errors';
 export * from './constants';
 export * from './upscale';
@@ -10,5 +13,9 @@ export * from './jobs';
 export * from './text';
 export * from './billing';
 export * from './face-edit';
+export * from './image-edit';
 export * from './notices';
 export * from './site';
+export * from './social';
+export * from './image-generation';
+export * from './ai';

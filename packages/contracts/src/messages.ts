@@ -45,6 +45,8 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
   NOTICE_INCOMPLETE: { ko: '제목과 내용을 입력해주세요.', en: 'Please enter a title and content.' },
   MASK_REQUIRED: { ko: '마스크를 지정하고 저장해주세요.', en: 'Please specify and save the mask first' },
   MASK_EMPTY: { ko: '변경할 영역을 칠해주세요!', en: 'Paint the area to change!' },
+  IMAGE_EDIT_FILE_TOO_LARGE: { ko: '파일 크기는 9MB 이하여야 합니다.', en: 'The file size must be 9MB or less.' },
+  IMAGE_EDIT_TOO_SMALL: { ko: '이미지는 최소 921600 픽셀(960x960) 이상이어야 합니다.', en: 'The image must have at least 921600 pixels (960x960).' },
   PAYMENTS_NOT_CONFIGURED: {
     ko: '결제가 아직 설정되지 않았습니다. 결제 없이 이용할 수 있는 기능만 사용할 수 있습니다.',
     en: 'Payments are not configured on this server yet. Nothing can be bought or charged.',
@@ -68,6 +70,80 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     ko: '구독이 종료되었습니다. 새 구독을 시작해주세요.',
     en: 'Your subscription has ended. Please start a new subscription.',
   },
+  SOCIAL_AUTH_FAILED: { ko: '소셜 로그인에 실패했습니다. 다시 시도해주세요.', en: 'Social sign-in failed. Please try again.' },
+  SOCIAL_CANCELLED: { ko: '로그인이 취소되었습니다.', en: 'Sign-in was cancelled.' },
+  OAUTH_STATE_MISMATCH: {
+    ko: '로그인 요청이 만료되었거나 일치하지 않습니다. 다시 시도해주세요.',
+    en: 'The sign-in request expired or did not match. Please try again.',
+  },
+  SOCIAL_EMAIL_UNVERIFIED: {
+    ko: '이 소셜 계정에는 인증된 이메일이 없습니다. 해당 서비스에서 이메일을 인증하거나 이메일로 가입해주세요.',
+    en: 'This social account has no verified e-mail. Verify it with the provider, or sign up with your e-mail.',
+  },
+  SOCIAL_ACCOUNT_EXISTS: {
+    ko: '이 이메일로 가입된 계정이 이미 있습니다. 먼저 그 계정으로 로그인한 뒤 마이페이지에서 연결해주세요.',
+    en: 'An account with this e-mail already exists. Sign in to it first, then link this sign-in from My Page.',
+  },
+  IDENTITY_IN_USE: {
+    ko: '이 소셜 계정은 이미 다른 계정에 연결되어 있거나, 같은 서비스의 계정이 이미 연결되어 있습니다.',
+    en: 'This social account is already linked to another account, or one of this provider is already linked.',
+  },
+  SOCIAL_REAUTH_MISMATCH: {
+    ko: '이 계정에 연결된 소셜 계정이 아닙니다.',
+    en: 'That is not the social account linked to this account.',
+  },
+  LAST_SIGN_IN_METHOD: {
+    ko: '마지막 로그인 수단은 해제할 수 없습니다. 다른 로그인 수단을 먼저 연결해주세요.',
+    en: 'You cannot unlink your last way to sign in. Link another sign-in method first.',
+  },
+  NSFW_PROMPT_BLOCKED: { ko: 'NSFW 위험이 있는 프롬프트는 사용할 수 없습니다.', en: 'NSFW risk: this prompt is not allowed.' },
+  GENERATION_INPUT_REQUIRED: { ko: '프롬프트를 입력하거나 참조 이미지를 업로드해주세요.', en: 'Enter a prompt or upload a reference image.' },
+  GENERATION_IMAGE_TYPE: { ko: 'jpg, jpeg, png, webp 파일만 업로드 가능합니다.', en: 'Only jpg, jpeg, png and webp files can be uploaded.' },
+  GENERATION_FAILED: { ko: '이미지 생성에 실패했습니다. 크레딧은 환불되었습니다.', en: 'Image generation failed. Your credits were refunded.' },
+  GENERATION_SAFETY_BLOCKED: {
+    ko: '콘텐츠 정책에 따라 생성이 차단되었습니다. 크레딧은 환불되었습니다.',
+    en: 'The generation was blocked by the content policy. Your credits were refunded.',
+  },
+  VENDOR_AUTH_FAILED: {
+    ko: '이미지 생성 서비스 인증에 실패했습니다. 크레딧은 환불되었습니다.',
+    en: 'The image generation service refused our credentials. Your credits were refunded.',
+  },
+  VENDOR_BUSY: {
+    ko: '이미지 생성 서비스가 혼잡합니다. 잠시 후 다시 시도해주세요. 크레딧은 환불되었습니다.',
+    en: 'The image generation service is busy. Please try again shortly. Your credits were refunded.',
+  },
+  VENDOR_UNAVAILABLE: {
+    ko: '이미지 생성 서비스에 연결할 수 없습니다. 크레딧은 환불되었습니다.',
+    en: 'The image generation service cannot be reached. Your credits were refunded.',
+  },
+  TOKEN_INVALID: { ko: '링크가 올바르지 않습니다. 메일의 링크를 그대로 열어주세요.', en: 'This link is not valid. Open the link from the e-mail exactly as sent.' },
+  TOKEN_EXPIRED: { ko: '링크가 만료되었습니다. 새 링크를 요청해주세요.', en: 'This link has expired. Please request a new one.' },
+  TOKEN_USED: { ko: '이미 사용된 링크입니다.', en: 'This link has already been used.' },
+  ACCOUNT_DELETION_PENDING: {
+    ko: '탈퇴 신청된 계정입니다. 탈퇴를 취소하면 다시 이용할 수 있습니다.',
+    en: 'This account is scheduled for deletion. Undo the deletion to use it again.',
+  },
+  PASSWORD_REQUIRED: { ko: '비밀번호를 입력해주세요.', en: 'Please enter your password.' },
+  WRONG_PASSWORD: { ko: '비밀번호가 올바르지 않습니다.', en: 'The password is incorrect.' },
+  REAUTHENTICATION_REQUIRED: {
+    ko: '보안을 위해 소셜 계정으로 다시 로그인한 뒤 시도해주세요.',
+    en: 'For your security, sign in again with your social account, then try again.',
+  },
+  AI_EMPTY_MESSAGE: { ko: '메시지나 이미지를 입력해주세요', en: 'Please enter a message or image' },
+  AI_PROMPT_EMPTY: { ko: 'AI 프롬프트가 비어 있습니다.', en: 'The AI prompt is empty.' },
+  AI_REFUSED: {
+    ko: 'AI가 이 요청을 거부했습니다. 내용을 바꿔 다시 시도해주세요. 크레딧은 환불되었습니다.',
+    en: 'The AI refused this request. Change it and try again. Your credits were refunded.',
+  },
+  AI_UNAVAILABLE: {
+    ko: 'AI 서비스에 일시적인 오류가 발생했습니다. 잠시 후 다시 시도해주세요. 크레딧은 환불되었습니다.',
+    en: 'The AI service had a temporary error. Please try again shortly. Your credits were refunded.',
+  },
+  AI_TIMEOUT: {
+    ko: 'AI 응답 시간이 초과되었습니다. 잠시 후 다시 시도해주세요. 크레딧은 환불되었습니다.',
+    en: 'The AI took too long to answer. Please try again shortly. Your credits were refunded.',
+  },
+  NOTHING_TO_CHARGE: { ko: '차감할 AI 수정 결과가 없습니다.', en: 'There is no AI rewrite to charge for.' },
   INTERNAL: { ko: '서버 오류가 발생했습니다.', en: 'A server error occurred.' },
 };
 

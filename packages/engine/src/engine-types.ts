@@ -83,11 +83,6 @@ export interface FaceFitMeta {
 export interface EngineConfig {
   /** Folder holding the ONNX files; default ./data/models (relative to the working directory). */
   modelsDir?: string;
-  /**
-   * @deprecated Ignored since issue 12: super-resolution runs on the full input (decision 005 addendum).
-   * Still accepted so existing callers (the server's SR_MAX_INPUT_PIXELS) compile and run unchanged.
-   */
-  srMaxInputPixels?: number;
   /** Tiling and threading of the ONNX super-resolution pass; every field defaults to the measured best (bench). */
   sr?: { tile?: number; overlap?: number; workers?: number; threadsPerWorker?: number; reduce?: 1 | 2 };
   /** Called with a stage name and its 0..1 completion. */

@@ -16,7 +16,7 @@ export type { SrModelId } from './sr/model-registry';
  * Retouch + resize one image in the calling thread.
  * @param input JPEG/PNG/WebP bytes, ≤ 50 MP; EXIF orientation applied, metadata stripped from the output.
  * @param opts see {@link RetouchOptions}; scaleFactor in (0, 2] → output round(w·f) × round(h·f) px.
- * @param config modelsDir (default ./data/models), sr (tiling; srMaxInputPixels is deprecated and ignored) and onProgress(stage, 0..1).
+ * @param config modelsDir (default ./data/models), sr (tiling; super-resolution always runs on the full input, decision 005 addendum) and onProgress(stage, 0..1).
  * @returns encoded bytes (JPEG q=outputQuality or PNG), size, and meta (faces, srModel, fallback, hairMask, timingsMs, faceFits, exclusions, sr).
  * @throws Error 'NO_IMAGE_DECODE: …' | 'IMAGE_TOO_LARGE: …' | 'INVALID_OPTIONS: …' | 'MODEL_CHECKSUM_MISMATCH: …' | 'FACE_MODEL_LOAD: …'
  * Spec 001 §5 (model index, filters, exclusions); GUIDE §4 (engines).
@@ -24,7 +24,7 @@ export type { SrModelId } from './sr/model-registry';
 export { retouchImage } from './retouch-pipeline';
 
 /**
- * Worker-thread pool for servers: `createEnginePool({ modelsDir, threads, srMaxInputPixels })` →
+ * Worker-thread pool for servers: `createEnginePool({ modelsDir, threads })` →
  * `{ run(input, opts, signal?, onProgress?), faceEdit(input, mask, opts, signal?, onProgress?), destroy() }`.
  * `run` resolves like {@link retouchImage}, `faceEdit` like {@link faceEditImage}, on the same workers;
  * aborting `signal` rejects with an AbortError and kills the job's worker (a fresh one replaces it).

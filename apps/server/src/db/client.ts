@@ -32,13 +32,36 @@ export interface Database {
   /**
    * Subscribes to a PostgreSQL notification channel (`LISTEN`): on PostgreSQL through one dedicated
    * connection that reconnects after a drop; on PGlite through its in-process listener.
-   * @returns a function that stops listening.
+   * `opts.onState(false)` is called when the PostgreSQL connection drops (notifications may be lost
+   * from then on) and `onState(true)` once it listens again; PGlite never drops.
+   * @returns a function that stops listening; on PostgreSQL it carries `sync()` (see StopListening).
    */
-  listen(channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>>;
+  listen(channel: string, onPayload: (payload: string) => void, opts?: ListenOptions): Promise<StopListening>;
   /** `pg_notify(channel, payload)` (payload < 8000 bytes): delivered to every listener of any process. */
   notify(channel: string, payload: string): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Options of `Database.listen`. */
+export interface ListenOptions {
+  /** Told when the listening connection drops (false) and when it listens again (true). */
+  onState?: (up: boolean) => void;
+  /** PostgreSQL `application_name` of the LISTEN connection, so `peers()` can count the other processes' ones. */
+  applicationName?: string;
+}
+
+/**
+ * What `Database.listen` returns: call it to stop listening. On PostgreSQL it also has `sync()`, one
+ * round trip on the LISTEN connection: PostgreSQL sends a listening session its pending notifications
+ * before it answers the session's next command, so when `sync()` resolves, every notification of a
+ * transaction that had committed when `sync()` was called has been handed to `onPayload`. It rejects
+ * while the connection is down. PGlite needs none: it delivers during the committing statement.
+ */
+export type StopListening = (() => Promise<void>) & {
+  sync?: () => Promise<void>;
+  /** PostgreSQL: how many OTHER connections to this database carry the same `applicationName`. */
+  peers?: () => Promise<number>;
+};
 
 export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 
@@ -121,13 +144,14 @@ export async function openDatabase(cfg: { kind: 'pglite'; dir: string } | { kind
     db,
     executor: pgExecutor(pool),
     txExecutor: (tx) => pgExecutor(clientOf(tx) as pg.PoolClient),
-    async listen(channel, onPayload) {
-      const l = await pgListener(cfg.url, channel, onPayload);
+    async listen(channel, onPayload, opts) {
+      const l = await pgListener(cfg.url, channel, onPayload, opts?.onState, opts?.applicationName);
       listeners.add(l);
-      return async () => {
+      const stop = async () => {
         listeners.delete(l);
         await l.close();
       };
+      return Object.assign(stop, { sync: l.sync, peers: l.peers });
     },
     async notify(channel, payload) {
       await pool.query('select pg_notify($1, $2)', [channel, payload]);
@@ -142,19 +166,29 @@ export async function openDatabase(cfg: { kind: 'pglite'; dir: string } | { kind
 /**
  * One dedicated connection that LISTENs on `channel` (a pooled connection cannot: LISTEN belongs to a
  * session). After a connection error it reconnects with a growing delay (0.5 s … 10 s); notifications
- * sent while disconnected are lost, which the page's polling fallback covers.
+ * sent while disconnected are lost, which the page's polling fallback covers, and `onState` is told
+ * (false at the drop, true once listening again) so a cache can distrust itself meanwhile. TCP
+ * keep-alive is on, so a silently dead peer is noticed too.
  */
-async function pgListener(url: string, channel: string, onPayload: (payload: string) => void): Promise<{ close(): Promise<void> }> {
+async function pgListener(
+  url: string,
+  channel: string,
+  onPayload: (payload: string) => void,
+  onState?: (up: boolean) => void,
+  applicationName?: string,
+): Promise<{ close(): Promise<void>; sync(): Promise<void>; peers(): Promise<number> }> {
   let closed = false;
   let client: pg.Client | undefined;
   let delay = 500;
   const connect = async (): Promise<void> => {
-    const c = new pg.Client({ connectionString: url });
+    const c = new pg.Client({ connectionString: url, keepAlive: true, ...(applicationName ? { application_name: applicationName } : {}) });
     c.on('notification', (n) => {
       if (n.channel === channel && n.payload !== undefined) onPayload(n.payload);
     });
     c.on('error', () => {
-      if (closed) return;
+      if (closed || client !== c) return;
+      client = undefined;
+      onState?.(false);
       c.end().catch(() => {});
       setTimeout(() => void reconnect(), delay).unref();
       delay = Math.min(delay * 2, 10_000);
@@ -168,6 +202,8 @@ async function pgListener(url: string, channel: string, onPayload: (payload: str
     if (closed) return;
     try {
       await connect();
+      if (closed) await client?.end().catch(() => {});
+      else onState?.(true);
     } catch {
       setTimeout(() => void reconnect(), delay).unref();
       delay = Math.min(delay * 2, 10_000);
@@ -178,6 +214,20 @@ async function pgListener(url: string, channel: string, onPayload: (payload: str
     async close() {
       closed = true;
       await client?.end().catch(() => {});
+    },
+    async sync() {
+      const c = client;
+      if (!c) throw new Error(`not listening on ${channel}`);
+      await c.query('select 1');
+    },
+    async peers() {
+      const c = client;
+      if (!c || !applicationName) return 0;
+      const r = await c.query<{ n: number }>(
+        'select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name = $1 and pid <> pg_backend_pid()',
+        [applicationName],
+      );
+      return r.rows[0]?.n ?? 0;
     },
   };
 }

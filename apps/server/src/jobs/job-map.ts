@@ -19,8 +19,14 @@ export interface JobMap {
   upscale: ToolJobPayload;
   /** Face edit: inpainting of a masked region (history source 'face_edit'). */
   'face-edit': ToolJobPayload;
+  /** Image generation on Kling (history source 'kling', issue 16). */
+  'kling-generation': ToolJobPayload;
+  /** Image edit on Seedream (history source 'seedream', decision 023). */
+  'image-edit': ToolJobPayload;
   /** Hourly (pg-boss schedule): delete content 30 days after processing (002 §9, issue 13). */
   'retention-purge': Record<string, never>;
+  /** Hourly (pg-boss schedule): delete for good the accounts whose 14-day grace has passed (002 §9, issue 14). */
+  'account-purge': Record<string, never>;
 }
 
 export type JobName = keyof JobMap & string;
@@ -36,8 +42,14 @@ export type JobSchemas = { [N in JobName]?: z.ZodType<JobMap[N]> };
 export const JOB_SCHEMAS = {
   upscale: ToolJobPayloadSchema,
   'face-edit': ToolJobPayloadSchema,
+  'kling-generation': ToolJobPayloadSchema,
+  'image-edit': ToolJobPayloadSchema,
   'retention-purge': z.object({}).strict() as z.ZodType<Record<string, never>>,
+  'account-purge': z.object({}).strict() as z.ZodType<Record<string, never>>,
 } satisfies JobSchemas;
 
 /** System jobs on a schedule (cron, UTC): name → cron. */
-export const SCHEDULES: { name: JobName; cron: string }[] = [{ name: 'retention-purge', cron: '23 * * * *' }];
+export const SCHEDULES: { name: JobName; cron: string }[] = [
+  { name: 'retention-purge', cron: '23 * * * *' },
+  { name: 'account-purge', cron: '41 * * * *' },
+];

@@ -15,6 +15,8 @@ export interface JobRunContext {
 export interface JobHandler<N extends JobName> {
   /** Seconds after which a running job is considered lost (pg-boss expireInSeconds). */
   expireInSeconds: number;
+  /** Parallel jobs of this name per process (a vendor's concurrency limit); default the process-wide setting. */
+  concurrency?: number;
   handle(payload: JobMap[N], ctx: JobRunContext): Promise<void>;
 }
 
@@ -112,7 +114,7 @@ export async function createJobQueue(
     async startWorkers({ concurrency, pollingIntervalSeconds = 1 }) {
       const missing = names.filter((n) => typeof handlers[n]?.handle !== 'function');
       if (missing.length) throw new Error(`refusing to start workers: no handler for job ${missing.join(', ')}`);
-      for (const name of names) await work(name, handlers[name]!, concurrency, pollingIntervalSeconds);
+      for (const name of names) await work(name, handlers[name]!, handlers[name]!.concurrency ?? concurrency, pollingIntervalSeconds);
     },
     async schedule(name, cron) {
       schemaOf(name);

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ERROR_HTTP_STATUS, errorMessage, type ApiErrorBody, type ErrorCode } from '@dewy/contracts';
+import { ERROR_HTTP_STATUS, errorMessage, type ApiErrorBody, type ErrorCode, type ValidationIssueDetail } from '@dewy/contracts';
 import { AppError } from './app-error';
 import { requestLocale } from './locale';
 import { safeErrorMessage } from './log-redaction';
@@ -31,9 +31,24 @@ function codeForFastifyError(err: FastifyError): ErrorCode | undefined {
 }
 
 /**
+ * One schema failure as the page reads it (contracts' ValidationIssueDetail): the field's dotted path,
+ * the zod issue code as `rule`, the limit that was broken (length or size bounds as numbers, the string
+ * format) and zod's own English text for logs and API clients.
+ */
+function issueDetail(v: { instancePath: string; keyword: string; message?: string; params: Record<string, unknown> }): ValidationIssueDetail {
+  const detail: ValidationIssueDetail = { field: v.instancePath.replace(/^\//, '').replaceAll('/', '.'), rule: v.keyword, message: v.message ?? '' };
+  const { minimum, maximum, format } = v.params;
+  if (typeof minimum === 'number' || typeof minimum === 'bigint') detail.minimum = Number(minimum);
+  if (typeof maximum === 'number' || typeof maximum === 'bigint') detail.maximum = Number(maximum);
+  if (typeof format === 'string') detail.format = format;
+  return detail;
+}
+
+/**
  * The one place where errors become HTTP answers: `{success:false, code, error, message}` with the
  * status from contracts' ERROR_HTTP_STATUS and the message in the caller's language. Schema failures
- * answer VALIDATION_FAILED with `details[].field` naming the field (`input.prompt`); PostgreSQL refusing
+ * answer VALIDATION_FAILED with `details[]` naming the field (`input.prompt`) and the rule (`too_small`,
+ * `minimum: 8`; see {@link issueDetail}), which the page turns into a sentence per field; PostgreSQL refusing
  * a character (22021, 22P05) is VALIDATION_FAILED too. Unexpected errors are logged with the request id
  * (without SQL parameters, see lib/log-redaction.ts) and answered as INTERNAL without internals.
  */
@@ -46,7 +61,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       details = err.details;
     } else if (hasZodFastifySchemaValidationErrors(err)) {
       code = 'VALIDATION_FAILED';
-      details = err.validation.map((v) => ({ field: v.instancePath.replace(/^\//, '').replaceAll('/', '.'), message: v.message }));
+      details = err.validation.map((v) => issueDetail(v as unknown as Parameters<typeof issueDetail>[0]));
     } else if (isInvalidTextError(err)) {
       // A character PostgreSQL cannot store (NUL) that slipped past a contract: the input is wrong, not the server.
       code = 'VALIDATION_FAILED';

@@ -1,11 +1,14 @@
 import path from 'node:path';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import type { FastifyInstance } from 'fastify';
 
 /**
  * Security headers and web-app caching (issue 7 item 6, GUIDE §3a). Every response of the app —
  * pages, assets, API answers, errors, 404s, the signed storage routes and the download proxy — carries
- * the headers set here, because helmet's hook runs first at `onRequest` on the root instance.
+ * the headers set here, because their hook runs first at `onRequest` on the root instance.
+ * The headers come from `helmet` itself, its middleware built ONCE at start: `@fastify/helmet` 13
+ * rebuilt the whole middleware (CSP directives parsed anew) on every request, 7 % of the API's CPU on
+ * the session path (decision 026).
  */
 
 export interface SecurityHeadersOptions {
@@ -16,6 +19,12 @@ export interface SecurityHeadersOptions {
   storageHosts: string[];
   /** CDN_DOMAIN (`img.example.com` or `https://img.example.com`): image URLs are rewritten to it. */
   cdnDomain?: string;
+  /**
+   * Google sign-in is configured (GOOGLE_CLIENT_ID, decision 021): the Google Identity Services button's
+   * script, iframe, style and calls under https://accounts.google.com/gsi/ are allowed, as Google
+   * documents for a CSP ("Content Security Policy" of the GIS setup guide).
+   */
+  googleSignIn?: boolean;
 }
 
 /** One year (s): the HSTS max-age, and the life of a content-hashed asset. */
@@ -55,13 +64,15 @@ function cdnSource(cdnDomain: string | undefined): string | undefined {
  */
 export function cspDirectives(opts: SecurityHeadersOptions): Record<string, string[]> {
   const external = [...new Set([...opts.storageHosts.map(hostSource), cdnSource(opts.cdnDomain)].filter((s): s is string => Boolean(s)))];
+  const gsi = opts.googleSignIn ? ['https://accounts.google.com/gsi/'] : [];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'"],
+    'script-src': ["'self'", ...(opts.googleSignIn ? ['https://accounts.google.com/gsi/client'] : [])],
     'script-src-attr': ["'none'"],
-    'style-src': ["'self'", "'unsafe-inline'"],
+    'style-src': ["'self'", "'unsafe-inline'", ...(opts.googleSignIn ? ['https://accounts.google.com/gsi/style'] : [])],
     'img-src': ["'self'", 'data:', 'blob:', ...external],
-    'connect-src': ["'self'", ...external],
+    'connect-src': ["'self'", ...external, ...gsi],
+    ...(opts.googleSignIn ? { 'frame-src': gsi } : {}),
     'font-src': ["'self'"],
     'object-src': ["'none'"],
     'base-uri': ["'self'"],
@@ -87,7 +98,7 @@ export function cspHeaderValue(opts: SecurityHeadersOptions): string {
  * ignored by browsers and, sent from a local http set-up, would only confuse.
  */
 export async function installSecurityHeaders(app: FastifyInstance, opts: SecurityHeadersOptions): Promise<void> {
-  await app.register(helmet, {
+  const setHeaders = helmet({
     contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(opts) },
     crossOriginEmbedderPolicy: false,
     crossOriginOpenerPolicy: { policy: 'same-origin' },
@@ -97,8 +108,12 @@ export async function installSecurityHeaders(app: FastifyInstance, opts: Securit
     xContentTypeOptions: true,
     xFrameOptions: { action: 'deny' },
   });
-  app.addHook('onRequest', async (req, reply) => {
-    if (req.protocol === 'https') reply.raw.setHeader('strict-transport-security', HSTS_VALUE);
+  app.addHook('onRequest', (req, reply, done) => {
+    setHeaders(req.raw, reply.raw, (err?: unknown) => {
+      if (err) return done(err as Error);
+      if (req.protocol === 'https') reply.raw.setHeader('strict-transport-security', HSTS_VALUE);
+      done();
+    });
   });
 }
 

@@ -7,6 +7,7 @@
 import { loadConfig } from '../../src/config';
 import { createContext } from '../../src/bootstrap';
 import { registerUser } from '../../src/modules/auth/auth.service';
+import { grantWelcomeCreditsOnce } from '../../src/modules/auth/welcome-credits';
 import { storeDirectUpload } from '../../src/modules/uploads/uploads.service';
 import { retouchTool } from '../../src/modules/retouch/retouch.tool';
 import { createToolJob } from '../../src/modules/tool-jobs/tool-jobs.service';
@@ -25,7 +26,8 @@ engine.run = async (input, signal) => {
   return r;
 };
 const ctx = await createContext(config, { engine });
-const user = await registerUser(ctx.database.db, { name: 'Crash', email: `crash-${Date.now()}@example.com`, password: 'password-1' }, { welcomeCredits: 300 });
+const user = await registerUser(ctx.database.db, { name: 'Crash', email: `crash-${Date.now()}@example.com`, password: 'password-1' }, { locale: 'ko' });
+await grantWelcomeCreditsOnce(ctx.database.db, { userId: user.id, email: user.email, amount: 300 });
 userId = user.id;
 const up = await storeDirectUpload(ctx, user.id, await makeJpeg(300, 200));
 const job = await createToolJob(ctx, retouchTool, user.id, retouchTool.input.parse({ image: up.imageUrl, scale_factor: 1 }));

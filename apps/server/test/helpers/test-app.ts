@@ -10,6 +10,10 @@ import { createFakeEngine, type FakeEngine } from '../fakes/fake-engine';
 import { createFakeFaceEditEngine, type FakeFaceEditEngine } from '../fakes/fake-face-edit-engine';
 import { createFakeModerator, type FakeModerator } from '../fakes/fake-moderator';
 import type { TestDatabaseKind } from './databases';
+import { latestLinkToken } from './outbox';
+
+/** The outbox folder of each test app (signUpAndLogin verifies accounts through it). */
+const outboxOf = new WeakMap<FastifyInstance, string>();
 
 export interface TestApp {
   app: FastifyInstance;
@@ -28,7 +32,7 @@ export interface TestApp {
 export async function createTestApp(
   kind: TestDatabaseKind,
   env: Record<string, string> = {},
-  opts: { workers?: boolean; configuredEngine?: boolean } & Pick<ContextOverrides, 'tools' | 'jobSchemas' | 'payments'> = {},
+  opts: { workers?: boolean; configuredEngine?: boolean } & Pick<ContextOverrides, 'tools' | 'jobSchemas' | 'payments' | 'mail'> = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dewy-test-'));
   // Suites sign many accounts up from one inject address; the sign-up limits get their own suite.
@@ -38,8 +42,9 @@ export async function createTestApp(
   const engine = createFakeEngine();
   const faceEditEngine = createFakeFaceEditEngine();
   const moderator = createFakeModerator();
-  const ctx = await createContext(config, { engine: opts.configuredEngine ? undefined : engine, faceEditEngine: opts.configuredEngine ? undefined : faceEditEngine, moderator: opts.configuredEngine ? undefined : moderator, database, tools: opts.tools, jobSchemas: opts.jobSchemas, payments: opts.payments });
+  const ctx = await createContext(config, { engine: opts.configuredEngine ? undefined : engine, faceEditEngine: opts.configuredEngine ? undefined : faceEditEngine, moderator: opts.configuredEngine ? undefined : moderator, database, tools: opts.tools, jobSchemas: opts.jobSchemas, payments: opts.payments, mail: opts.mail });
   const app = await buildApp(ctx, { logger: false });
+  outboxOf.set(app, path.join(dataDir, 'outbox'));
   if (opts.workers) await ctx.queue.startWorkers({ concurrency: 1, pollingIntervalSeconds: 0.5 });
   return {
     app,
@@ -58,10 +63,34 @@ export async function createTestApp(
   };
 }
 
-/** Registers and logs in a user through the API; returns the session cookie header and the user. */
-export async function signUpAndLogin(app: FastifyInstance, email = `u${Date.now()}${Math.random().toString(16).slice(2, 6)}@example.com`, password = 'correct horse battery') {
+/**
+ * Verifies an account's address the way a customer does: opens the newest verification link mailed to
+ * `email` in the app's outbox (decision 020). @returns the verify-email answer.
+ */
+/** Lets `signUpAndLogin` verify accounts of an app built without `createTestApp` (its DATA_DIR's outbox). */
+export function useOutboxOf(app: FastifyInstance, dataDir: string): void {
+  outboxOf.set(app, path.join(dataDir, 'outbox'));
+}
+
+export async function verifyFromOutbox(app: FastifyInstance, email: string) {
+  const dir = outboxOf.get(app);
+  if (!dir) throw new Error('not a createTestApp app');
+  const token = latestLinkToken(dir, email, 'verify-email');
+  if (!token) throw new Error(`no verification mail for ${email}`);
+  const res = await app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
+  if (res.statusCode !== 200) throw new Error(`verify failed: ${res.statusCode} ${res.body}`);
+  return res.json() as { success: true; welcomeCredits: number };
+}
+
+/**
+ * Registers, verifies (through the outbox link, so the welcome credits are there as before issue 14)
+ * and logs in a user through the API; returns the session cookie header and the user.
+ * `opts.verify: false` leaves the account unverified.
+ */
+export async function signUpAndLogin(app: FastifyInstance, email = `u${Date.now()}${Math.random().toString(16).slice(2, 6)}@example.com`, password = 'correct horse battery', opts: { verify?: boolean } = {}) {
   const reg = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { name: 'Tester', email, password } });
   if (reg.statusCode !== 201) throw new Error(`register failed: ${reg.statusCode} ${reg.body}`);
+  if (opts.verify !== false && outboxOf.has(app)) await verifyFromOutbox(app, email);
   const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
   if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`);
   const cookie = login.cookies.find((c) => c.name === 'dewy_sid');

@@ -6,6 +6,7 @@ import { Footer } from './footer';
 import { Header } from './header/header';
 import { LocaleSync } from './locale-sync';
 import { SessionExpiredModal } from './session-expired-modal';
+import { VerifyEmailBanner } from '../shared/account/verify-email-banner';
 import './styles/layout.css';
 
 /** The shell: header, page, footer, floating community button, session-expired modal, share-link arrivals. */
@@ -16,6 +17,7 @@ export function Layout() {
       <AffiliateClickTracker />
       <DocumentTitle />
       <Header />
+      <VerifyEmailBanner />
       <main className="app-main" id="main">
         <Outlet />
       </main>

@@ -1,8 +1,8 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useLocation } from 'react-router';
+import { Navigate, useLocation, useSearchParams } from 'react-router';
 import { useImageGenerationEnabled } from '../lib/feature-flags';
-import { isEnglishPath } from '../lib/locale-path';
+import { isEnglishPath, signedInDestination } from '../lib/locale-path';
 import { useSession } from '../lib/session';
 import { notify } from '../lib/toast';
 import { useLocale } from '../lib/use-locale';
@@ -31,6 +31,19 @@ export function RequireAuth({ children, messageKey }: { children: ReactNode; mes
   }, [redirect, messageKey, t]);
   if (!user && status === 'loading') return <Loading />;
   if (!user) return <Navigate to={lp('/login')} replace />;
+  return <>{children}</>;
+}
+
+/**
+ * /login and /signup for signed-in visitors (issue 17): no form, they are sent on — to `?next=` when it
+ * is a same-site path (lib/locale-path.ts safeNextPath: no other origin, no `//`, no backslash), else to
+ * /upscale — in the page's language, replacing the history entry. Signed-out visitors see the form.
+ */
+export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
+  const { user } = useSession();
+  const { lp } = useLocale();
+  const [params] = useSearchParams();
+  if (user) return <Navigate to={lp(signedInDestination(params.get('next')))} replace />;
   return <>{children}</>;
 }
 

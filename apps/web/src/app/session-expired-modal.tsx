@@ -1,37 +1,15 @@
-import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
-import { Dialog } from '../components/ui/dialog';
-import { useLocale } from '../lib/use-locale';
+import { Suspense, lazy } from 'react';
 import { useSession } from '../lib/session';
 
-/** Session-expired modal (spec 000 §2/§8): server message when supplied, one button 'Log in again'. */
+const SessionExpiredDialog = lazy(() => import('./session-expired-dialog').then((m) => ({ default: m.SessionExpiredDialog })));
+
+/** Session-expired modal (spec 000 §2/§8): mounted, and its chunk fetched, only while a session has expired. */
 export function SessionExpiredModal() {
-  const { t } = useTranslation();
-  const { expired, closeExpired } = useSession();
-  const { lp } = useLocale();
-  const navigate = useNavigate();
-  const relogin = () => {
-    closeExpired();
-    void navigate(lp('/login'));
-  };
+  const { expired } = useSession();
+  if (!expired.open) return null;
   return (
-    <Dialog
-      open={expired.open}
-      onOpenChange={(open) => {
-        if (!open) closeExpired();
-      }}
-      title={t('session.expiredTitle')}
-      description={expired.message || t('session.expired')}
-      testId="session-expired-modal"
-      // One way out, as 000 §2 says: 'Log in again'. Not dismissible, so nothing on the page below
-      // (a redirect to /login autofocusing its field) can close it by taking focus.
-      dismissible={false}
-      closeLabel={t('common.close')}
-      actions={
-        <button type="button" className="btn btn-primary" onClick={relogin} data-testid="session-expired-login">
-          {t('session.loginAgain')}
-        </button>
-      }
-    />
+    <Suspense fallback={null}>
+      <SessionExpiredDialog />
+    </Suspense>
   );
 }

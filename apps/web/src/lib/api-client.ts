@@ -9,6 +9,8 @@ export const AUTH_INVALID_EVENT = 'auth:invalid';
 export interface AuthInvalidDetail {
   /** The server's `message` (or `error`) field, already in the user's language; undefined when absent. */
   message?: string;
+  /** The server's error code (`SESSION_EXPIRED`, `UNAUTHENTICATED`, …); undefined when absent. */
+  code?: string;
 }
 
 /** An API failure: HTTP status (0 for a network failure), the contract error code and the message. */
@@ -18,9 +20,15 @@ export class ApiError extends Error {
   /** The server's `error` field, when it sent one. */
   readonly serverError: string | undefined;
   readonly body: unknown;
+  /**
+   * True when this answer ended the session (a 401/419 that raised `auth:invalid`): the session-expired
+   * modal already tells the user, so callers show no message of their own (issue 17: one message).
+   */
+  readonly sessionEnded: boolean;
 
-  constructor(status: number, code: string | undefined, message: string, serverError: string | undefined, body: unknown) {
+  constructor(status: number, code: string | undefined, message: string, serverError: string | undefined, body: unknown, sessionEnded = false) {
     super(message);
+    this.sessionEnded = sessionEnded;
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
@@ -54,9 +62,9 @@ function asErrorShape(data: unknown): ErrorShape {
   return data !== null && typeof data === 'object' ? (data as ErrorShape) : {};
 }
 
-/** Raise `auth:invalid` (spec 000 §7). */
-export function dispatchAuthInvalid(message?: string): void {
-  window.dispatchEvent(new CustomEvent<AuthInvalidDetail>(AUTH_INVALID_EVENT, { detail: { message } }));
+/** Raise `auth:invalid` (spec 000 §7) with the server's message and code. */
+export function dispatchAuthInvalid(message?: string, code?: string): void {
+  window.dispatchEvent(new CustomEvent<AuthInvalidDetail>(AUTH_INVALID_EVENT, { detail: { message, code } }));
 }
 
 /**
@@ -96,9 +104,10 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
   const shape = asErrorShape(data);
   if (!res.ok || shape.success === false) {
     const serverMessage = shape.message ?? shape.error;
-    if ((res.status === 401 || res.status === 419) && !skipAuthEvent) dispatchAuthInvalid(serverMessage);
     const code = shape.code ?? (shape.maintenance ? 'MAINTENANCE' : undefined);
-    throw new ApiError(res.status, code, serverMessage ?? `HTTP ${res.status}`, shape.error, data);
+    const sessionEnded = (res.status === 401 || res.status === 419) && !skipAuthEvent;
+    if (sessionEnded) dispatchAuthInvalid(serverMessage, code);
+    throw new ApiError(res.status, code, serverMessage ?? `HTTP ${res.status}`, shape.error, data, sessionEnded);
   }
   return data as T;
 }

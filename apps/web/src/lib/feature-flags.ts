@@ -1,6 +1,18 @@
-import { useQuery } from '@tanstack/react-query';
 import { fetchFeatureFlags } from './auth-api';
 import { useSession } from './session';
+import { createSharedResource } from './shared-resource';
+
+// A failing flag call counts as on (resolves true); fresh for 5 minutes.
+const useFlag = createSharedResource(
+  async () => {
+    try {
+      return (await fetchFeatureFlags()).imageGenerationEnabled;
+    } catch {
+      return true;
+    }
+  },
+  { staleMs: 5 * 60_000, retries: 0 },
+);
 
 /**
  * Image generation availability (spec 000 §4): on when the flag is true or the user is an administrator;
@@ -10,18 +22,7 @@ import { useSession } from './session';
  */
 export function useImageGenerationEnabled(): { enabled: boolean; ready: boolean } {
   const { user } = useSession();
-  const query = useQuery({
-    queryKey: ['feature-flags'],
-    queryFn: async () => {
-      try {
-        return (await fetchFeatureFlags()).imageGenerationEnabled;
-      } catch {
-        return true;
-      }
-    },
-    staleTime: 5 * 60_000,
-    retry: false,
-  });
+  const query = useFlag();
   const flag = query.data ?? true;
-  return { enabled: flag || user?.isAdmin === true, ready: !query.isPending };
+  return { enabled: flag || user?.isAdmin === true, ready: query.status !== 'pending' };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addEnPrefix, initialLocale, isEnglishPath, localizePath, resolveLocale, rewriteForLocale, safeNextPath, stripEnPrefix } from './locale-path';
+import { addEnPrefix, initialLocale, isEnglishPath, localizePath, resolveLocale, rewriteForLocale, safeNextPath, signedInDestination, stripEnPrefix } from './locale-path';
 
 describe('language paths (spec 000 §2)', () => {
   it('recognises English paths', () => {
@@ -61,6 +61,18 @@ describe('safeNextPath (login intent)', () => {
   it('refuses anything that could leave the site', () => {
     for (const bad of [null, undefined, '', 'pricing', 'https://evil.example', '//evil.example', '/\\evil.example', '/x\n']) {
       expect(safeNextPath(bad)).toBeNull();
+    }
+  });
+});
+
+describe('signedInDestination (signed-in visitors of /login and /signup)', () => {
+  it('goes back to a same-site page named by next', () => {
+    expect(signedInDestination('/pricing')).toBe('/pricing');
+    expect(signedInDestination('/en/mypage?tab=history#credits')).toBe('/mypage?tab=history#credits');
+  });
+  it('goes to /upscale without next, for another origin, or for the forms themselves', () => {
+    for (const next of [null, undefined, '', 'https://evil.example/x', '//evil.example', '/\\evil.example', 'javascript:alert(1)', '/login', '/en/signup?next=/x', '/signup#top']) {
+      expect(signedInDestination(next), String(next)).toBe('/upscale');
     }
   });
 });

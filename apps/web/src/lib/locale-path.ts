@@ -74,3 +74,15 @@ export function safeNextPath(value: string | null | undefined): string | null {
   const rest = q === -1 ? '' : value.slice(q);
   return `${stripEnPrefix(path)}${rest}`;
 }
+
+/**
+ * Where a signed-in visitor of /login or /signup is sent (issue 17): the `next` parameter when
+ * {@link safeNextPath} accepts it (same site only: no scheme, no `//`, no backslash, no control
+ * characters) and it is not one of the forms itself, else /upscale. Returned in its Korean form.
+ */
+export function signedInDestination(next: string | null | undefined): string {
+  const safe = safeNextPath(next);
+  if (!safe) return '/upscale';
+  const path = safe.split(/[?#]/)[0] ?? '';
+  return path === '/login' || path === '/signup' ? '/upscale' : safe;
+}

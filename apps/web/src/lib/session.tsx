@@ -14,7 +14,7 @@ export type AuthStatus = 'loading' | 'authenticated' | 'unauthenticated';
 
 export interface SessionExpiredState {
   open: boolean;
-  /** The server's message; the page falls back to the catalogue wording. */
+  /** The server's SESSION_EXPIRED message; otherwise the page shows the catalogue wording. */
   message?: string;
 }
 
@@ -123,7 +123,10 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       setUser(null);
       // The first expiry explains it; later 401s of calls already in flight (sent without the cookie
       // the server just cleared: 'please log in') must not replace that message.
-      setExpired((prev) => (prev.open ? prev : { open: true, message: detail?.message }));
+      // Only the server's own expiry wording may replace the catalogue text: a plain 'please log in'
+      // (UNAUTHENTICATED) under the title 'Login expired' would contradict it (issue 17).
+      const message = detail?.code === 'SESSION_EXPIRED' ? detail.message : undefined;
+      setExpired((prev) => (prev.open ? prev : { open: true, message }));
     };
     window.addEventListener(AUTH_INVALID_EVENT, onInvalid);
     return () => window.removeEventListener(AUTH_INVALID_EVENT, onInvalid);

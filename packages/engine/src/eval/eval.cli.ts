@@ -13,13 +13,24 @@ import { evaluatePhoto, type PhotoFigures } from './evaluate';
 const USAGE = 'usage: npm run eval -- <files or folders> [--out dir] [--levels 0,1,…,8] [--no-sr] [--sr-crop 256] [--models-dir dir]';
 const IMAGE_EXT = /\.(jpe?g|png|webp)$/i;
 
+/** Image files of a folder and its subfolders (sorted by path); dot-folders are skipped. */
+async function walk(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of (await readdir(dir, { withFileTypes: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (e.name.startsWith('.')) continue;
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) out.push(...(await walk(p)));
+    else if (IMAGE_EXT.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
 async function collect(inputs: string[], base: string): Promise<string[]> {
   const files: string[] = [];
   for (const input of inputs) {
     const p = path.resolve(base, input);
-    if ((await stat(p)).isDirectory()) {
-      for (const name of (await readdir(p)).sort()) if (IMAGE_EXT.test(name)) files.push(path.join(p, name));
-    } else files.push(p);
+    if ((await stat(p)).isDirectory()) files.push(...(await walk(p)));
+    else files.push(p);
   }
   return files;
 }
@@ -32,8 +43,8 @@ function print(r: PhotoFigures): void {
     console.log(`  face ${f.index} box ${f.box.width}×${f.box.height} at (${f.box.x},${f.box.y}): fit ${f.verdict} ${f.fitScore} (pass ${f.pass}, roll ${f.rollDeg}°) signals ${JSON.stringify(f.signals)}`);
     const ex = Object.entries(f.exclusionMad).map(([k, v]) => `${k} ${f2(v.mad)} (${v.pixels} px)`).join(', ');
     if (ex) console.log(`    exclusion MAD vs look(plain), levels: ${ex}`);
-    console.log('    level retouch cheekHF eyeBrowEdges landmarkShift% faceMAD');
-    for (const l of f.levels) console.log(`    ${String(l.level).padStart(5)} ${l.retouch.padStart(7)} ${f2(l.cheekHf).padStart(7)} ${f2(l.eyeBrowEdges).padStart(12)} ${f2(l.landmarkShiftPct).padStart(14)} ${f2(l.faceMad).padStart(7)}`);
+    console.log('    level retouch cheekHF eyeBrowEdges landmarkShift% faceMAD lipΔE');
+    for (const l of f.levels) console.log(`    ${String(l.level).padStart(5)} ${l.retouch.padStart(7)} ${f2(l.cheekHf).padStart(7)} ${f2(l.eyeBrowEdges).padStart(12)} ${f2(l.landmarkShiftPct).padStart(14)} ${f2(l.faceMad).padStart(7)} ${f2(l.lipDeltaE).padStart(6)}`);
   }
   if (r.sr) console.log(`  SR (${r.sr.model}) on a ${r.sr.crop.width}² crop: mean gradient ×${f2(r.sr.gradientRatio)} of Lanczos ×2, ${r.sr.ms} ms`);
 }

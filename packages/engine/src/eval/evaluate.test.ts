@@ -16,6 +16,9 @@ describe('npm run eval (evaluatePhoto)', () => {
     expect(l.cheekHf).toBeLessThan(0.7);
     expect(l.eyeBrowEdges).toBeGreaterThan(0.9);
     expect(l.landmarkShiftPct).toBeLessThan(3);
+    // basic has no lip tint: the lips change only by smoothing at their border
+    expect(l.lipDeltaE).toBeGreaterThanOrEqual(0);
+    expect(l.lipDeltaE).toBeLessThan(0.5);
     for (const [region, m] of Object.entries(f.exclusionMad)) {
       expect(m.pixels, region).toBeGreaterThan(20);
       expect(m.mad, region).toBeLessThanOrEqual(1);

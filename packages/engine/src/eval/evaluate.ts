@@ -15,7 +15,7 @@ import { buildGlobalLook } from '../retouch/color-grade';
 import { filterKindOf, RETOUCH_PARAMS, retouchParamsFor } from '../retouch/retouch-params';
 import { retouchImage, retouchLevelOf } from '../retouch-pipeline';
 import { resizeToOutput } from '../sr/super-resolution';
-import { cheekMask, eyeBrowMask, fineEnergy, landmarkShiftPct, lumaOf, maskedMad, matchFace, meanGradient } from './quality-metrics';
+import { cheekMask, eyeBrowMask, fineEnergy, landmarkShiftPct, lumaOf, maskedMad, matchFace, meanGradient, regionDeltaE } from './quality-metrics';
 
 /** Figures for one face at one retouch level. */
 export interface FaceLevelFigures {
@@ -30,6 +30,8 @@ export interface FaceLevelFigures {
   landmarkShiftPct: number;
   /** Mean abs difference (levels) inside the face oval between output and look(input): how much the face changed. */
   faceMad: number;
+  /** Lip colour change: mean CIE76 ΔE*ab over the lip polygons between output and look(input) (the lip tint; 0 at levels without one). */
+  lipDeltaE: number;
   /** The side-by-side crop written, if any (path relative to the output folder). */
   crop?: string;
 }
@@ -132,7 +134,7 @@ export async function evaluatePhoto(file: string, bytes: Buffer, o: EvalOptions 
     exclusionMad: {},
   }));
   const W = img.width, H = img.height;
-  const masks = analysis.faces.map((f) => ({ cheeks: cheekMask(f, W, H), eyes: eyeBrowMask(f, W, H) }));
+  const masks = analysis.faces.map((f) => ({ cheeks: cheekMask(f, W, H), eyes: eyeBrowMask(f, W, H), lips: polyMask(W, H, [f.regions.upperLip, f.regions.lowerLip]) }));
   for (const level of levels) {
     const opts = evalOptions(level);
     const res = await retouchImage(bytes, opts, { modelsDir: o.modelsDir });
@@ -151,6 +153,7 @@ export async function evaluatePhoto(file: string, bytes: Buffer, o: EvalOptions 
         eyeBrowEdges: g0 > 0 ? meanGradient(yo, W, H, m.eyes) / g0 : NaN,
         landmarkShiftPct: twin ? landmarkShiftPct(f, twin) : NaN,
         faceMad: faceOvalMad(out, ref, f),
+        lipDeltaE: regionDeltaE(out, ref, m.lips).mean,
       };
       if (o.outDir !== null && o.writeFile) {
         fig.crop = `${base}_face${k}_L${level}.png`;

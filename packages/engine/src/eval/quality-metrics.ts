@@ -9,7 +9,9 @@ import type { RgbImage } from '../io/image-io';
 import { createPlane, dilate, fillPolygon, gaussianBlur, type Plane } from '../mask/mask-raster';
 
 export { cheekMask, FINE_SIGMA } from '../retouch/texture';
+import { labOf } from '../retouch/pixel-math';
 import { FINE_SIGMA } from '../retouch/texture';
+export { labOf } from '../retouch/pixel-math';
 
 /** Luma plane (BT.601 weights) of an RGB image. */
 export function lumaOf(img: RgbImage): Float32Array {
@@ -103,4 +105,21 @@ export function matchFace(f: DetectedFace, list: readonly DetectedFace[]): Detec
     if (d < bd) { bd = d; best = g; }
   }
   return bd <= 0.5 * f.box.width ? best : undefined;
+}
+
+/**
+ * Colour change of a region: CIE76 ΔE*ab between `a` and `b` per mask pixel (mask ≥ 1), as the mean and
+ * the 95th percentile. Used for the lip tint (output against look(input)); NaN when the mask is empty.
+ */
+export function regionDeltaE(a: RgbImage, b: RgbImage, mask: Plane): { mean: number; p95: number } {
+  const d: number[] = [];
+  for (let i = 0; i < mask.data.length; i++) {
+    if (mask.data[i]! < 1) continue;
+    const o = i * 3;
+    const p = labOf(a.data[o]!, a.data[o + 1]!, a.data[o + 2]!), q = labOf(b.data[o]!, b.data[o + 1]!, b.data[o + 2]!);
+    d.push(Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]));
+  }
+  if (d.length === 0) return { mean: NaN, p95: NaN };
+  d.sort((x, y) => x - y);
+  return { mean: d.reduce((s, v) => s + v, 0) / d.length, p95: d[Math.floor(0.95 * (d.length - 1))]! };
 }

@@ -273,21 +273,48 @@ function meshShiftPct(a: Candidate, b: Candidate): number {
 /** Two passes whose meshes differ by less than this (% of face width) confirm each other. */
 const AGREE_PCT = 5;
 
+/** Face width of `b`'s mesh ÷ `a`'s (the size check between two passes). */
+function sizeRatio(a: Candidate, b: Candidate): number {
+  return b.box.width / Math.max(1, a.box.width);
+}
+
+/** `c` with the second pass's agreement figures added to its signals (rounded to 0.1 % and 0.01). */
+function withPassSignals(c: Candidate, shiftPct: number, ratio: number): Candidate {
+  return { ...c, fit: { ...c.fit, signals: { ...c.fit.signals, passShiftPct: Math.round(shiftPct * 10) / 10, passSizeRatio: Math.round(ratio * 100) / 100 } } };
+}
+
 async function refine(human: HumanLike, img: RgbImage, c: Candidate): Promise<Candidate> {
   const base = Math.abs(c.fit.rollDeg) <= 60 ? Math.round(c.fit.rollDeg) : 0;
   // verification: the same face, upright, at about 320 px — an independent second look
   const v = await cropPass(human, img, c, base);
   let best = c;
+  // the input mesh may only win when no independent look contradicts it
+  let inputRefuted = false;
   if (v) {
     const shift = meshShiftPct(c, v);
-    best = v.fit.score > c.fit.score ? v : c;
-    best = { ...best, fit: { ...best.fit, signals: { ...best.fit.signals, passShiftPct: Math.round(shift * 10) / 10 } } };
-    if (best.fit.verdict === 'good') {
-      // two good-looking meshes in different places: the appearance cannot tell which is right unless
-      // one scores clearly better, so the face is only retouched lightly
-      const other = best === c ? v : c;
-      if (shift > AGREE_PCT && other.fit.verdict === 'good' && best.fit.score - other.fit.score < 0.15) best = { ...best, fit: { ...best.fit, verdict: 'fair' } };
-      return best;
+    if (shift > AGREE_PCT) {
+      // The two looks disagree (in place or in size: a mesh scaled 0.75× or 1.3× about the face centre
+      // still passes the appearance signals, measured). A third look, centred and sized on the second
+      // mesh, decides: when it reproduces the second mesh and not the first, the first is a misfit and
+      // is dropped (the face is refitted); otherwise neither is confirmed and the rule below applies.
+      const w = await cropPass(human, img, v, base);
+      if (w && meshShiftPct(v, w) <= AGREE_PCT && meshShiftPct(c, w) > AGREE_PCT) {
+        inputRefuted = true;
+        const pick = w.fit.score > v.fit.score ? w : v;
+        best = withPassSignals(pick, meshShiftPct(v, w), sizeRatio(v, w));
+        if (best.fit.verdict === 'good') return best;
+      }
+    }
+    if (!inputRefuted) {
+      best = v.fit.score > c.fit.score ? v : c;
+      best = withPassSignals(best, shift, sizeRatio(c, v));
+      if (best.fit.verdict === 'good') {
+        // two good-looking meshes in different places: the appearance cannot tell which is right unless
+        // one scores clearly better, so the face is only retouched lightly
+        const other = best.mesh === c.mesh ? v : c;
+        if (shift > AGREE_PCT && other.fit.verdict === 'good' && best.fit.score - other.fit.score < 0.15) best = { ...best, fit: { ...best.fit, verdict: 'fair' } };
+        return best;
+      }
     }
   }
   const tried = new Set<number>([base]);
@@ -295,10 +322,12 @@ async function refine(human: HumanLike, img: RgbImage, c: Candidate): Promise<Ca
     const deg = Math.round(base + extra);
     if (tried.has(deg)) continue;
     tried.add(deg);
-    const r = await cropPass(human, img, c, deg);
+    const r = await cropPass(human, img, inputRefuted ? best : c, deg);
     if (r && r.fit.score > best.fit.score) best = r;
     if (best.fit.verdict === 'good') break;
   }
+  // a refuted input mesh is never returned: the confirmed mesh (or a retry's better one) stands in for
+  // it, and if that does not look right either its verdict leaves the face untouched
   return best;
 }
 

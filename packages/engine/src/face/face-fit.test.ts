@@ -14,6 +14,20 @@ function shifted(f: DetectedFace, dx: number, dy: number): DetectedFace {
   return { score: f.score, mesh, regions: regionsFromMesh(mesh), box: { ...f.box, x: f.box.x + dx * w, y: f.box.y + dy * w } };
 }
 
+/** The same face with its mesh scaled by `k` about the face box's centre: too small or too large, but centred. */
+function scaled(f: DetectedFace, k: number): DetectedFace {
+  const cx = f.box.x + f.box.width / 2, cy = f.box.y + f.box.height / 2;
+  const mesh = f.mesh.map((p): [number, number, number] => [cx + k * (p[0] - cx), cy + k * (p[1] - cy), k * p[2]]);
+  return { score: f.score, mesh, regions: regionsFromMesh(mesh), box: { x: cx + k * (f.box.x - cx), y: cy + k * (f.box.y - cy), width: k * f.box.width, height: k * f.box.height } };
+}
+
+/** Mean landmark distance between two meshes of the same face, as a share of `ref`'s face width. */
+function meshDistance(a: DetectedFace, ref: DetectedFace): number {
+  let d = 0;
+  for (let i = 0; i < 468; i++) d += Math.hypot(a.mesh[i]![0] - ref.mesh[i]![0], a.mesh[i]![1] - ref.mesh[i]![1]);
+  return d / 468 / ref.box.width;
+}
+
 // Issue 12, class 2: a misfitted face mesh does harm.
 describe('face fit: verdicts, rotated and small faces', () => {
   it.each([
@@ -62,6 +76,17 @@ describe('face fit: verdicts, rotated and small faces', () => {
       let d = 0;
       for (let i = 0; i < 468; i++) d += Math.hypot(fixed.mesh[i]![0] - face.mesh[i]![0], fixed.mesh[i]![1] - face.mesh[i]![1]);
       expect(d / 468 / face.box.width).toBeLessThan(0.03);
+    });
+
+    it.each([0.75, 1.3])('a mesh scaled %f× about the face centre is refitted onto the face (the size check of the second look), never kept', async (k) => {
+      const bad = scaled(face, k);
+      // the geometric signal is needed: under such a mesh the appearance signals alone can still look right
+      const fixed = await refitFace(img, bad);
+      expect(meshDistance(fixed, face), JSON.stringify(fixed.fit)).toBeLessThan(0.03);
+      expect(fixed.fit?.verdict).toBe('good');
+      expect(fixed.fit?.pass).toBe('rotated');
+      expect(fixed.fit?.signals.passSizeRatio).toBeGreaterThan(0.9);
+      expect(fixed.fit?.signals.passSizeRatio).toBeLessThan(1.1);
     });
 
     it('leaves a face judged poor exactly as it was (no smoothing, no tints on the wrong places)', () => {

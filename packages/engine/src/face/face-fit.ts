@@ -24,6 +24,12 @@ export interface FitSignals {
   browDarkness: number;
   /** Mean landmark distance between the first pass's mesh and an upright crop's (% of face width); absent without a second pass. */
   passShiftPct?: number;
+  /**
+   * Face width of the upright crop's mesh ÷ that of the first pass's (dimensionless; 1 = same size; absent
+   * without a second pass). The geometric check: a mesh scaled about the face centre still shows eyes,
+   * lips and brows under its polygons, but an independent detection does not reproduce its size.
+   */
+  passSizeRatio?: number;
 }
 
 /** 'good': retouch normally; 'fair': retouch lightly (no makeup on polygons); 'poor': leave the face alone. */

@@ -10,6 +10,12 @@ export type HairMaskMethod = 'selfie' | 'heuristic';
 const MATTE_LO = 0.3, MATTE_HI = 0.7;
 /** Long side (px) of the working copy the regions are found on; the matte itself is 256² anyway. */
 const WORK_SIDE = 512;
+/**
+ * …but the short side never below this (px): a 3:1 group photo at 512 px wide left 178 px of height and
+ * faces 40–60 px wide, and straight 4-pixel steps of the working mask became straight 12-pixel edges
+ * through hair at full size (7 such runs in the constructed group of four; 4 at 300 px).
+ */
+const WORK_SHORT = 300;
 /** Extra geodesic cost per RGB level of colour step between neighbours (working resolution). */
 const EDGE_COST = 0.2;
 
@@ -33,7 +39,7 @@ interface Work {
 }
 
 function downsample(img: RgbImage, matte: Plane | null | undefined): Work {
-  const s = Math.min(1, WORK_SIDE / Math.max(img.width, img.height));
+  const s = Math.min(1, Math.max(WORK_SIDE / Math.max(img.width, img.height), WORK_SHORT / Math.min(img.width, img.height)));
   const w = Math.max(1, Math.round(img.width * s)), h = Math.max(1, Math.round(img.height * s));
   const rgb = new Float32Array(w * h * 3), cnt = new Float32Array(w * h), person = new Float32Array(w * h);
   // area average: every source pixel adds to the working pixel it falls in

@@ -40,7 +40,7 @@ function copyOf(b: Buffer): Uint8Array {
  * so more workers on a 2-core machine only add memory (each holds its own models, ~300–500 MB peak per
  * job). One worker starts at once and loads the face models; extra workers exit after 5 idle minutes.
  */
-export function createEnginePool(config: { modelsDir?: string; threads?: number; srMaxInputPixels?: number }): EnginePool {
+export function createEnginePool(config: { modelsDir?: string; threads?: number }): EnginePool {
   const threads = Math.max(1, Math.min(config.threads ?? 1, os.availableParallelism()));
   const piscina = new Piscina({
     filename: new URL('./engine-worker.mjs', import.meta.url).href,
@@ -72,7 +72,7 @@ export function createEnginePool(config: { modelsDir?: string; threads?: number;
   return {
     async run(input, opts, signal, onProgress) {
       const copy = copyOf(input);
-      const task: EngineTask = { kind: 'retouch', input: copy, opts, modelsDir: config.modelsDir, srMaxInputPixels: config.srMaxInputPixels };
+      const task: EngineTask = { kind: 'retouch', input: copy, opts, modelsDir: config.modelsDir };
       const out = await submit<RetouchTaskResult>(task, [copy.buffer], signal, onProgress);
       return { ...out, bytes: Buffer.from(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength) };
     },

@@ -17,7 +17,6 @@ export interface RetouchTask {
   input: Uint8Array;
   opts: RetouchOptions;
   modelsDir?: string;
-  srMaxInputPixels?: number;
   /** Where stage progress is posted as `{stage, fraction}`; transferred with the task. */
   progressPort?: MessagePort;
 }
@@ -58,7 +57,7 @@ export async function runEngineTask(task: EngineTask): Promise<RetouchTaskResult
       const result = await faceEditImage(asBuffer(task.input), asBuffer(task.mask), { ...task.opts, onProgress });
       return { ...result, buffer: asBytes(result.buffer) };
     }
-    const result = await retouchImage(asBuffer(task.input), task.opts, { modelsDir: task.modelsDir, srMaxInputPixels: task.srMaxInputPixels, onProgress });
+    const result = await retouchImage(asBuffer(task.input), task.opts, { modelsDir: task.modelsDir, onProgress });
     return { ...result, bytes: asBytes(result.bytes) };
   } finally {
     port?.close();

@@ -34,3 +34,12 @@ export function weightedQuantiles(values: Float32Array, weight: Float32Array, qs
     return 255;
   });
 }
+
+/** sRGB (8-bit values, floats allowed) → CIELAB (D65): [L* 0..100, a*, b*]. */
+export function labOf(r: number, g: number, b: number): [number, number, number] {
+  const lin = (v: number): number => { const c = v / 255; return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; };
+  const R = lin(r), G = lin(g), B = lin(b);
+  const f = (t: number): number => (t > 216 / 24389 ? Math.cbrt(t) : (24389 / 27 * t + 16) / 116);
+  const fx = f((0.4124 * R + 0.3576 * G + 0.1805 * B) / 0.95047), fy = f(0.2126 * R + 0.7152 * G + 0.0722 * B), fz = f((0.0193 * R + 0.1192 * G + 0.9505 * B) / 1.08883);
+  return [116 * fy - 16, 500 * (fx - fy), 200 * (fy - fz)];
+}

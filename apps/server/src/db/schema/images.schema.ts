@@ -53,6 +53,8 @@ export const images = pgTable(
     /** The stored upload the job reads; null for tools without an input image (generation, chat). */
     originalKey: text('original_key'),
     resultKey: text('result_key'),
+    /** Every result of a multi-image job (image generation), `resultKey` first; null for one-image tools (decision 024). */
+    resultKeys: jsonb('result_keys').$type<string[]>(),
     input: jsonb('input').notNull(),
     prompt: text('prompt'),
     seed: integer('seed'),

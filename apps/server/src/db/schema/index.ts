@@ -5,3 +5,6 @@ export * from './images.schema';
 export * from './billing.schema';
 export * from './affiliate.schema';
 export * from './notices.schema';
+export * from './identities.schema';
+export * from './account.schema';
+export * from './ai.schema';

@@ -13,8 +13,15 @@ export const sessions = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    /**
+     * Last time the user proved who they are in this session (decision 020): the sign-in itself, or a
+     * fresh social sign-in (`markSessionReauthenticated`). Account deletion by a social-only account needs it recent.
+     */
+    reauthenticatedAt: timestamp('reauthenticated_at', { withTimezone: true }).notNull().defaultNow(),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** When this session last completed a social sign-in or social re-authentication (decision 021). */
+    socialReauthAt: timestamp('social_reauth_at', { withTimezone: true }),
   },
   (t) => [index('sessions_user_idx').on(t.userId)],
 );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 
 /** Accounts (spec 000 §3, 001 §3). Credits live in two buckets; the page sees their sum. */
 export const users = pgTable(
@@ -10,7 +10,8 @@ export const users = pgTable(
     /** Lower-cased e-mail: uniqueness is case-insensitive. */
     emailNormalized: text('email_normalized').notNull(),
     nickname: text('nickname').notNull(),
-    passwordHash: text('password_hash').notNull(),
+    /** argon2id hash; null for an account created by social sign-in (decision 021), which has no password. */
+    passwordHash: text('password_hash'),
     plan: text('plan', { enum: ['free', 'basic', 'deluxe', 'premium'] }).notNull().default('free'),
     oneTimeCredits: integer('one_time_credits').notNull().default(0),
     subscriptionCredits: integer('subscription_credits').notNull().default(0),
@@ -24,6 +25,16 @@ export const users = pgTable(
     subscriptionEndDate: timestamp('subscription_end_date', { withTimezone: true }),
     nextRenewalDate: timestamp('next_renewal_date', { withTimezone: true }),
     subscriptionId: text('subscription_id'),
+    /** When the address was verified through a mailed link (decision 020); null = not yet. */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** The language of the account's e-mails (the sign-up page's language). */
+    locale: text('locale', { enum: ['ko', 'en'] }).notNull().default('ko'),
+    /** Deletion requested (002 §9): the account is disabled from this moment until undo or purge. */
+    deletionRequestedAt: timestamp('deletion_requested_at', { withTimezone: true }),
+    /** When the purge job deletes the account for good (request + 14 days). */
+    deletionDueAt: timestamp('deletion_due_at', { withTimezone: true }),
+    /** Purged: the row is an anonymous tombstone kept for the ledger and billing rows. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -34,6 +45,8 @@ export const users = pgTable(
     check('users_bonus_credits_nonneg', sql`${t.bonusCredits} >= 0`),
     check('users_credit_debt_nonneg', sql`${t.creditDebt} >= 0`),
     check('users_plan_valid', sql`${t.plan} in ('free','basic','deluxe','premium')`),
+    check('users_locale_valid', sql`${t.locale} in ('ko','en')`),
+    index('users_deletion_due_idx').on(t.deletionDueAt).where(sql`${t.deletionDueAt} is not null and ${t.deletedAt} is null`),
   ],
 );
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
-import { createTestApp, type TestApp } from '../../../test/helpers/test-app';
+import { createTestApp, verifyFromOutbox, type TestApp } from '../../../test/helpers/test-app';
 import { affiliateCodes, affiliateReferrals, users } from '../../db/schema';
 import { getBalance, ledgerSums } from '../credits/credits.service';
 import type { SandboxProvider } from '../billing/providers/sandbox.provider';
@@ -35,6 +35,7 @@ describe.each(TEST_DATABASES)('affiliate programme on $name', (kind) => {
     const password = 'correct horse battery';
     const reg = await t.app.inject({ method: 'POST', url: '/api/auth/register', remoteAddress: ip, headers: opts.cookie ? { cookie: opts.cookie } : {}, payload: { name: 'A', email, password } });
     expect(reg.statusCode, reg.body).toBe(201);
+    await verifyFromOutbox(t.app, email); // the welcome credits come with the verification (decision 020)
     const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: ip, payload: { email, password } });
     const sid = login.cookies.find((c) => c.name === 'dewy_sid')!;
     return { cookie: `dewy_sid=${sid.value}`, id: (reg.json() as { user: { id: number } }).user.id, email };

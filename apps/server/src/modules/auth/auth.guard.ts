@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { isAdmin, type RouteAccess } from '../../policies';
-import { resolveSession, SESSION_COOKIE } from './session.service';
+import { deleteSession, resolveSession, SESSION_COOKIE } from './session.service';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,8 +31,10 @@ export async function currentUser(ctx: AppContext, req: FastifyRequest, reply: F
     req.sessionUser = null;
     return null;
   }
-  const found = await resolveSession(ctx.database.db, token, ctx.config.session);
-  if (found.state !== 'valid') {
+  const found = await resolveSession(ctx.database.db, token, ctx.config.session, ctx.sessionCache);
+  if (found.state !== 'valid' || found.user.deletionRequestedAt) {
+    // An account whose deletion is pending is disabled (002 §9): a session that raced the request ends here.
+    if (found.state === 'valid') await deleteSession(ctx.database.db, token);
     reply.clearCookie(SESSION_COOKIE, { path: '/' });
     throw new AppError('SESSION_EXPIRED');
   }

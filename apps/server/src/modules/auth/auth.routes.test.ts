@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, sql } from 'drizzle-orm';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
-import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
+import { createTestApp, signUpAndLogin, verifyFromOutbox, type TestApp } from '../../../test/helpers/test-app';
 import { creditLedger, rateLimits, sessions, users } from '../../db/schema';
 import { purgeRateLimits } from '../../lib/rate-limit';
 
@@ -25,12 +25,14 @@ describe.each(TEST_DATABASES)('accounts and sessions on $name', (kind) => {
     const regUser = reg.json().user;
     expect(regUser.id).toBe(1); // the first account is the administrator
     expect(regUser.isAdmin).toBe(true);
-    expect(regUser.credits).toBe(300); // welcome grant
+    expect(regUser.credits).toBe(0); // the welcome grant waits for the e-mail verification (decision 020)
+    expect(regUser.email_verified).toBe(false);
     expect(reg.cookies.find((c) => c.name === 'dewy_sid')).toBeUndefined(); // sign-up leads to login
+    expect((await verifyFromOutbox(app, email)).welcomeCredits).toBe(300);
 
     const login1 = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'first.user@example.com', password: 'pass-word-1' } });
     expect(login1.statusCode).toBe(200);
-    expect(login1.json()).toMatchObject({ id: 1, email, nickname: 'First', credits: 300, plan: 'free' });
+    expect(login1.json()).toMatchObject({ id: 1, email, nickname: 'First', credits: 300, plan: 'free', email_verified: true });
     const c1 = login1.cookies.find((c) => c.name === 'dewy_sid')!;
     expect(c1.httpOnly).toBe(true);
     expect(c1.sameSite).toBe('Lax');

@@ -7,11 +7,15 @@ import {
   LogoutResponseSchema,
   RegisterRequestSchema,
   RegisterResponseSchema,
+  UndoDeletionRequestSchema,
 } from '@dewy/contracts';
 import { loadSecret } from '../../bootstrap';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { clientKey } from '../../lib/rate-limit';
+import { requestLocale } from '../../lib/locale';
+import { issueUndoDeletionToken, undoAccountDeletion } from '../account/account-deletion.service';
+import { sendVerificationEmail } from '../account/email-verification.service';
 import { presentUser } from '../users/users.presenter';
 import { authenticate, registerUser, retryAfterSeconds } from './auth.service';
 import { currentUser } from './auth.guard';
@@ -19,12 +23,12 @@ import { AFFILIATE_COOKIE, attributeSignup, readAttributionCookie } from '../aff
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, deviceCookieKey, issueDeviceCookie, readDeviceCookie } from './device-cookie';
 import { createSession, deleteSession, SESSION_COOKIE } from './session.service';
 
-function cookieSecure(ctx: AppContext, req: FastifyRequest): boolean {
+export function cookieSecure(ctx: AppContext, req: FastifyRequest): boolean {
   const s = ctx.config.session.cookieSecure;
   return s === 'auto' ? req.protocol === 'https' : s;
 }
 
-function setSessionCookie(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date) {
+export function setSessionCookie(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, token: string, expiresAt: Date) {
   reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: cookieSecure(ctx, req), expires: expiresAt });
 }
 
@@ -66,8 +70,10 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply.header('retry-after', byDomain.ttlInSeconds);
           throw new AppError('RATE_LIMITED', { message: 'sign-up burst per e-mail domain', details: { retryAfterSeconds: byDomain.ttlInSeconds } });
         }
-        const user = await registerUser(ctx.database.db, req.body, { welcomeCredits: ctx.config.welcomeCredits });
+        const user = await registerUser(ctx.database.db, req.body, { locale: requestLocale(req.headers, req.cookies) });
         req.log.info({ userId: user.id }, 'account registered');
+        // The welcome credits wait for this link (decision 020). A mail failure does not fail the sign-up: the page offers "resend".
+        await sendVerificationEmail({ ...ctx, secret }, user).catch((err: unknown) => req.log.warn({ err, userId: user.id }, 'verification mail failed'));
         const attribution = ctx.config.affiliate.enabled ? readAttributionCookie(secret, req.cookies[AFFILIATE_COOKIE], ctx.config.affiliate.cookieMaxAgeMs) : null;
         if (attribution) {
           // An attribution problem never fails the sign-up itself.
@@ -90,16 +96,13 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (wait) reply.header('retry-after', wait);
         throw err;
       }
-      // A new session id at every login; an old cookie of this browser is dropped first.
-      const old = req.cookies[SESSION_COOKIE];
-      if (old) await deleteSession(ctx.database.db, old);
-      const { token, expiresAt } = await createSession(ctx.database.db, {
-        userId: user.id,
-        ip: req.ip,
-        userAgent: req.headers['user-agent'],
-        policy: ctx.config.session,
-      });
-      setSessionCookie(ctx, req, reply, token, expiresAt);
+      if (user.deletionRequestedAt) {
+        // 002 §9: during the grace period the password only unlocks "undo deletion" (no session).
+        throw new AppError('ACCOUNT_DELETION_PENDING', {
+          details: { undoToken: issueUndoDeletionToken(secret, user.id), deletionDueAt: (user.deletionDueAt ?? user.deletionRequestedAt).toISOString() },
+        });
+      }
+      await startSession(req, reply, user.id);
       // OWASP device cookie: this browser has proved the password; its later logins use their own counter.
       reply.setCookie(DEVICE_COOKIE, issueDeviceCookie(deviceKey, user.id), {
         path: '/api/auth/login',
@@ -111,6 +114,30 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       req.log.info({ userId: user.id }, 'login');
       return presentUser(user);
     });
+
+    /** 002 §9 undo window: the token from ACCOUNT_DELETION_PENDING restores the account and signs it in. */
+    app.post(
+      '/api/auth/undo-deletion',
+      { config: { access: 'public' }, schema: { tags: ['auth'], body: UndoDeletionRequestSchema, response: { 200: LoginResponseSchema } } },
+      async (req, reply) => {
+        const user = await undoAccountDeletion({ ...ctx, secret }, req.body.token);
+        await startSession(req, reply, user.id);
+        return presentUser(user);
+      },
+    );
+
+    /** A new session id at every sign-in; an old cookie of this browser is dropped first. */
+    async function startSession(req: FastifyRequest, reply: FastifyReply, userId: number): Promise<void> {
+      const old = req.cookies[SESSION_COOKIE];
+      if (old) await deleteSession(ctx.database.db, old);
+      const { token, expiresAt } = await createSession(ctx.database.db, {
+        userId,
+        ip: req.ip,
+        userAgent: req.headers['user-agent'],
+        policy: ctx.config.session,
+      });
+      setSessionCookie(ctx, req, reply, token, expiresAt);
+    }
 
     app.get('/api/auth/check', { config: { access: 'public' }, schema: { tags: ['auth'], response: { 200: AuthCheckResponseSchema } } }, async (req, reply) => {
       const user = await currentUser(ctx, req, reply);

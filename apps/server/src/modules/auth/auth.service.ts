@@ -1,24 +1,23 @@
-import type { LoginRequest, RegisterRequest } from '@dewy/contracts';
+import type { Locale, LoginRequest, RegisterRequest } from '@dewy/contracts';
 import type { LoginLimits } from '../../config';
 import type { DbOrTx } from '../../db/client';
 import { users, type UserRow } from '../../db/schema';
-import { inTransaction } from '../../db/tx';
 import { AppError, isAppError } from '../../lib/app-error';
 import { isUniqueViolation } from '../../lib/pg-errors';
-import { grant } from '../credits/credits.service';
 import { findUserByEmail, normalizeEmail } from '../users/users.service';
 import type { DeviceIdentity } from './device-cookie';
 import { loginBuckets, reserveLoginAttempt, settleSuccessfulLogin } from './login-throttle.service';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 
 export interface RegisterOptions {
-  /** One-time credits granted to a new account so it can try the tools. */
-  welcomeCredits: number;
+  /** The language of the account's e-mails (the sign-up page's language). */
+  locale: Locale;
 }
 
 /**
- * Creates an account (spec 000 §7 POST /api/auth/register) and its welcome grant in one transaction.
- * The e-mail is unique case-insensitively; the first account created gets id 1 (the administrator).
+ * Creates an account (spec 000 §7 POST /api/auth/register), unverified: the welcome credits wait for
+ * the e-mail verification (decision 020, `grantWelcomeCreditsOnce`). The e-mail is unique
+ * case-insensitively; the first account created gets id 1 (the administrator).
  * @throws AppError EMAIL_TAKEN when the e-mail exists in any letter case (nothing is written).
  */
 export async function registerUser(db: DbOrTx, input: RegisterRequest, opts: RegisterOptions): Promise<UserRow> {
@@ -26,24 +25,12 @@ export async function registerUser(db: DbOrTx, input: RegisterRequest, opts: Reg
   if (await findUserByEmail(db, emailNormalized)) throw new AppError('EMAIL_TAKEN');
   const passwordHash = await hashPassword(input.password);
   try {
-    return await inTransaction(db, async (tx) => {
-      const [user] = await tx
-        .insert(users)
-        .values({ email: input.email.trim(), emailNormalized, nickname: input.name.trim(), passwordHash })
-        .returning();
-      if (!user) throw new AppError('INTERNAL');
-      if (opts.welcomeCredits > 0) {
-        const g = await grant(tx, {
-          userId: user.id,
-          amount: opts.welcomeCredits,
-          bucket: 'one_time',
-          reason: 'welcome',
-          idempotencyKey: `welcome:${user.id}`,
-        });
-        return { ...user, oneTimeCredits: g.balance.oneTime };
-      }
-      return user;
-    });
+    const [user] = await db
+      .insert(users)
+      .values({ email: input.email.trim(), emailNormalized, nickname: input.name.trim(), passwordHash, locale: opts.locale })
+      .returning();
+    if (!user) throw new AppError('INTERNAL');
+    return user;
   } catch (err) {
     if (isUniqueViolation(err)) throw new AppError('EMAIL_TAKEN');
     throw err;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq, like } from 'drizzle-orm';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
-import { createTestApp, type TestApp } from '../../../test/helpers/test-app';
+import { createTestApp, verifyFromOutbox, type TestApp } from '../../../test/helpers/test-app';
 import { buildApp } from '../../app';
 import { creditLedger, users } from '../../db/schema';
 
@@ -42,6 +42,9 @@ describe.each(TEST_DATABASES)('sign-up rate limits (per IP, per e-mail domain, i
       expect.arrayContaining(['Too many attempts. Please try again later.', '시도가 너무 많습니다. 잠시 후 다시 시도해주세요.']),
     );
     expect(await usersOf('farm-a.example')).toBe(5);
+    // The welcome grants wait for verification (decision 020): none yet, then one per verified account.
+    expect(await welcomeGrantsOf('farm-a.example')).toBe(0);
+    for (const [i, r] of res.entries()) if (r.statusCode === 201) await verifyFromOutbox(t.app, `farm${i}@farm-a.example`);
     expect(await welcomeGrantsOf('farm-a.example')).toBe(5);
 
     expect((await register('neighbour@farm-b.example', '203.0.113.70')).statusCode).toBe(201);

@@ -5,6 +5,7 @@ import { billingCheckouts, billingEvents, billingPayments, subscriptions, users 
 import { AppError } from '../../lib/app-error';
 import { expireBucket, grant, reclaim } from '../credits/credits.service';
 import { reverseReward, rewardReferral } from '../affiliate/affiliate.service';
+import { forgetUser } from '../auth/session-cache';
 import type { AppServices } from '../../context';
 import {
   PaymentProviderError,
@@ -260,6 +261,7 @@ async function syncUserPlan(tx: Tx, provider: string, userId: number, row: Local
       .update(users)
       .set({ plan: 'free', nextRenewalDate: null, subscriptionEndDate: row.endedAt ?? new Date(), cancelledAt: row.cancelledAt ?? row.endedAt ?? new Date(), subscriptionId: row.providerSubscriptionId, updatedAt: new Date() })
       .where(eq(users.id, userId));
+    forgetUser(userId);
     return;
   }
   await tx
@@ -273,6 +275,7 @@ async function syncUserPlan(tx: Tx, provider: string, userId: number, row: Local
       updatedAt: new Date(),
     })
     .where(eq(users.id, userId));
+  forgetUser(userId); // the session answer shows the plan (decision 026)
 }
 
 async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: number, inv: ProviderInvoice, local: LocalSubscription): Promise<WebhookOutcome> {

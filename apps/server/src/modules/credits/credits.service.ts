@@ -3,6 +3,7 @@ import type { DbOrTx } from '../../db/client';
 import { creditLedger, users } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
+import { forgetUser } from '../auth/session-cache';
 
 /** The three credit buckets, in spending order (decision 013): one-time, then bonus, then subscription. */
 export const SPENDING_ORDER = ['one_time', 'bonus', 'subscription'] as const;
@@ -50,7 +51,11 @@ async function lockBalance(tx: DbOrTx, userId: number): Promise<CreditBalance & 
   return { ...withTotal(row), debt: row.debt };
 }
 
-/** Adds signed amounts to the bucket balances (the CHECK constraints keep them ≥ 0). */
+/**
+ * Adds signed amounts to the bucket balances (the CHECK constraints keep them ≥ 0). The user's cached
+ * sessions are forgotten in this process at once (their answer shows the balance; decision 026); other
+ * processes learn it from the users trigger at commit.
+ */
 async function applyDelta(tx: DbOrTx, userId: number, d: Partial<BucketAmounts>): Promise<CreditBalance> {
   const rows = await tx
     .update(users)
@@ -62,6 +67,7 @@ async function applyDelta(tx: DbOrTx, userId: number, d: Partial<BucketAmounts>)
     })
     .where(eq(users.id, userId))
     .returning(BALANCE_COLUMNS);
+  forgetUser(userId);
   return withTotal(rows[0]!);
 }
 
@@ -118,6 +124,7 @@ export async function grant(
     if (settle > 0) {
       await tx.insert(creditLedger).values({ ...base, delta: -settle, kind: 'reclaim', reason: 'debt settlement', idempotencyKey: `${p.idempotencyKey}:settle` });
       await tx.update(users).set({ creditDebt: sql`${users.creditDebt} - ${settle}` }).where(eq(users.id, p.userId));
+      forgetUser(p.userId);
     }
     const net = p.amount - settle;
     const balance = net > 0 ? await applyDelta(tx, p.userId, { [FIELD[p.bucket]]: net }) : withTotal(before);
@@ -166,7 +173,10 @@ export async function reclaim(
     const rows = rowsFor(taken, -1, { userId: p.userId, kind: 'reclaim', reason: p.reason, reference: p.reference ?? null, idempotencyKey: p.idempotencyKey });
     if (rows.length) await tx.insert(creditLedger).values(rows);
     await applyDelta(tx, p.userId, negate(taken));
-    if (debt > 0) await tx.update(users).set({ creditDebt: sql`${users.creditDebt} + ${debt}` }).where(eq(users.id, p.userId));
+    if (debt > 0) {
+      await tx.update(users).set({ creditDebt: sql`${users.creditDebt} + ${debt}` }).where(eq(users.id, p.userId));
+      forgetUser(p.userId);
+    }
     return { taken, debtAdded: debt, replayed: false };
   });
 }
@@ -204,29 +214,65 @@ export async function spend(
 }
 
 /**
+ * The common start of a refund: the spend's rows (NOT_FOUND without any), its user's balance row locked,
+ * and — when the spend was refunded before, wholly or in part — that earlier refund's answer
+ * (`replayed: true`), since a spend is refunded at most once under the key `refund:<spendKey>`.
+ */
+async function openRefund(tx: DbOrTx, spendKey: string) {
+  const spent = (await entriesFor(tx, spendKey)).filter((e) => e.kind === 'spend');
+  if (spent.length === 0) throw new AppError('NOT_FOUND', { message: `no spend ${spendKey}` });
+  const userId = spent[0]!.userId;
+  const before = await lockBalance(tx, userId);
+  const refundKey = `refund:${spendKey}`;
+  const existing = await entriesFor(tx, refundKey);
+  let replay: RefundResult | null = null;
+  if (existing.length > 0) {
+    const returned = zero();
+    for (const e of existing) returned[FIELD[e.bucket]] = e.delta;
+    replay = { returned, balance: withTotal(before), replayed: true };
+  }
+  return { spent, userId, refundKey, replay };
+}
+
+/**
  * Returns the credits of a spend to the buckets they came from, once: the refund rows carry the key
  * `refund:<spendKey>`, so a second refund is a no-op (`replayed: true`).
  * @throws AppError NOT_FOUND when no spend with that key exists.
  */
 export async function refund(db: DbOrTx, p: { spendKey: string; reason: string }): Promise<RefundResult> {
   return inTransaction(db, async (tx) => {
-    const spent = (await entriesFor(tx, p.spendKey)).filter((e) => e.kind === 'spend');
-    if (spent.length === 0) throw new AppError('NOT_FOUND', { message: `no spend ${p.spendKey}` });
-    const userId = spent[0]!.userId;
-    const before = await lockBalance(tx, userId);
-    const refundKey = `refund:${p.spendKey}`;
-    const existing = await entriesFor(tx, refundKey);
+    const { spent, userId, refundKey, replay } = await openRefund(tx, p.spendKey);
+    if (replay) return replay;
     const returned = zero();
-    if (existing.length > 0) {
-      for (const e of existing) returned[FIELD[e.bucket]] = e.delta;
-      return { returned, balance: withTotal(before), replayed: true };
-    }
     for (const e of spent) returned[FIELD[e.bucket]] = -e.delta;
     await tx.insert(creditLedger).values(
       spent.map((e) => ({ userId, delta: -e.delta, bucket: e.bucket, kind: 'refund' as const, reason: p.reason, reference: e.reference, idempotencyKey: refundKey })),
     );
     const balance = await applyDelta(tx, userId, returned);
     return { returned, balance, replayed: false };
+  });
+}
+
+/**
+ * Returns part of a spend (`amount` credits, 1..spent) to the buckets it came from, in spending order
+ * (one-time first: the credits that never expire go back first, decision 024), once: it writes under
+ * the same key as a full refund (`refund:<spendKey>`), so a spend is refunded at most once, wholly or
+ * in part, whichever comes first. Used for a partial result (image generation: the images not delivered).
+ * @throws AppError NOT_FOUND when no spend with that key exists; VALIDATION_FAILED for a bad amount.
+ */
+export async function refundPart(db: DbOrTx, p: { spendKey: string; amount: number; reason: string }): Promise<RefundResult> {
+  if (!Number.isInteger(p.amount) || p.amount <= 0) throw new AppError('VALIDATION_FAILED', { message: 'refund amount must be a positive integer' });
+  return inTransaction(db, async (tx) => {
+    const { spent, userId, refundKey, replay } = await openRefund(tx, p.spendKey);
+    if (replay) return replay;
+    const taken = zero();
+    for (const e of spent) taken[FIELD[e.bucket]] = -e.delta;
+    if (p.amount > sumOf(taken)) throw new AppError('VALIDATION_FAILED', { message: 'refund exceeds the spend' });
+    const back = takeInOrder(taken, p.amount, SPENDING_ORDER);
+    const reference = spent[0]!.reference;
+    await tx.insert(creditLedger).values(rowsFor(back, 1, { userId, kind: 'refund', reason: p.reason, reference, idempotencyKey: refundKey }));
+    const balance = await applyDelta(tx, userId, back);
+    return { returned: back, balance, replayed: false };
   });
 }
 

@@ -4,8 +4,8 @@ import type { AppContext } from '../../context';
 import { maintenanceState } from '../settings/settings.service';
 
 /**
- * GET /api/feature/flags (spec 000 §7): image generation stays off until a generation vendor is
- * configured; `paymentsEnabled` says whether the payments provider is (decision 012).
+ * GET /api/feature/flags (spec 000 §7): `imageGenerationEnabled` is true exactly when Kling (the
+ * generation tool's vendor, 002 §2) is configured — KLING_ACCESS_KEY and KLING_SECRET_KEY (decision 024); `paymentsEnabled` says whether the payments provider is (decision 012).
  * GET /api/site-info (issue 13): the operator's business details and support e-mail from the
  * configuration (`COMPANY_*`, `SUPPORT_EMAIL`), null where unset.
  */

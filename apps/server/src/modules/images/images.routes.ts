@@ -7,11 +7,14 @@ import {
   JobStatusResponseSchema,
   PresignDownloadRequestSchema,
   PresignDownloadResponseSchema,
+  GroupedHistoryQuerySchema,
+  ResultToUploadRequestSchema,
+  UploadResponseSchema,
 } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { contentDispositionValue } from '../../providers/storage';
 import { userOf } from '../auth/auth.guard';
-import { downloadBytes, jobStatus, listHistory, presignDownload } from './images.service';
+import { downloadBytes, jobStatus, listHistory, presignDownload, resultToUpload } from './images.service';
 
 /** Job status, history and downloads of every tool's images (spec 001 §7), for the signed-in owner only. */
 export function imagesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -26,9 +29,16 @@ export function imagesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/image/history/:userId',
       {
         config: { access: 'user' },
-        schema: { tags: ['images'], params: z.object({ userId: z.coerce.number().int() }), querystring: HistoryQuerySchema, response: { 200: HistoryResponseSchema } },
+        schema: { tags: ['images'], params: z.object({ userId: z.coerce.number().int() }), querystring: HistoryQuerySchema.extend(GroupedHistoryQuerySchema.shape), response: { 200: HistoryResponseSchema } },
       },
       async (req) => listHistory(ctx, userOf(req).id, req.params.userId, req.query),
+    );
+
+    // Send-to-upscale (issue 16, decision 024): a result of the caller becomes a new upload of the caller.
+    app.post(
+      '/api/image/result-to-upload',
+      { config: { access: 'user' }, schema: { tags: ['images'], body: ResultToUploadRequestSchema, response: { 200: UploadResponseSchema } } },
+      async (req) => resultToUpload(ctx, userOf(req).id, req.body.url),
     );
 
     app.post(

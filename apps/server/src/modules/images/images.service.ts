@@ -1,21 +1,49 @@
-import { and, desc, eq } from 'drizzle-orm';
-import type { HistoryImage, HistoryResponse, HistorySource, JobStatus, JobStatusResponse } from '@dewy/contracts';
+import { and, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { ERROR_CODES, type ErrorCode, type HistoryImage, type HistoryResponse, type HistorySource, type JobStatus, type JobStatusResponse, type UploadResponse } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { images, uploads, type ImageRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { sniffImageType } from '../uploads/image-inspect';
+import { storeDirectUpload } from '../uploads/uploads.service';
 import { ownedKeyFromUrl, viewUrl } from './image-urls';
+
+/**
+ * The result keys of a row, first one first: all of a multi-image job's (`result_keys`), else its one
+ * `result_key`; empty when there is none (processing, failed, expired).
+ */
+export function resultKeysOf(row: Pick<ImageRow, 'resultKey' | 'resultKeys'>): string[] {
+  if (!row.resultKey) return [];
+  return Array.isArray(row.resultKeys) && row.resultKeys.length ? row.resultKeys : [row.resultKey];
+}
+
+/** Signed view URLs of every result of a row (see `resultKeysOf`). */
+export async function resultUrlsOf(ctx: AppContext, row: Pick<ImageRow, 'resultKey' | 'resultKeys'>): Promise<string[]> {
+  return Promise.all(resultKeysOf(row).map((k) => viewUrl(ctx, k)));
+}
+
+/** A row's `meta` as an object (empty when unset). */
+function metaOf(row: ImageRow): Record<string, unknown> {
+  return row.meta && typeof row.meta === 'object' ? (row.meta as Record<string, unknown>) : {};
+}
+
+/** The error code a failed row stored (`CODE: detail`, see the kernel's handler), else JOB_FAILED. */
+function failureCode(error: string | null): ErrorCode | 'JOB_FAILED' {
+  const code = error?.split(':', 1)[0]?.trim();
+  return code && (ERROR_CODES as readonly string[]).includes(code) ? (code as ErrorCode) : 'JOB_FAILED';
+}
 
 /** A history row as the page sees it (001 §3), with signed, expiring URLs. */
 export async function presentHistoryImage(ctx: AppContext, row: ImageRow): Promise<HistoryImage> {
-  const imageUrl = row.resultKey ? await viewUrl(ctx, row.resultKey) : null;
+  const all = await Promise.all(resultKeysOf(row).map((k) => viewUrl(ctx, k)));
+  const imageUrl = all[0] ?? null;
   const originalUrl = row.originalKey ? await viewUrl(ctx, row.originalKey) : null;
+  const klingTaskId = metaOf(row).klingTaskId;
   return {
     id: row.id,
     image_url: imageUrl,
     original_image_url: originalUrl,
     thumbnail_url: imageUrl ?? originalUrl,
-    all_image_urls: imageUrl ? [imageUrl] : [],
+    all_image_urls: all,
     status: row.status,
     source: row.source as HistorySource,
     runpod_job_id: row.jobId,
@@ -26,8 +54,8 @@ export async function presentHistoryImage(ctx: AppContext, row: ImageRow): Promi
     height: row.height,
     original_width: row.originalWidth,
     original_height: row.originalHeight,
-    kling_task_id: null,
-    seedream_task_id: null,
+    kling_task_id: typeof klingTaskId === 'string' ? klingTaskId : null,
+    seedream_task_id: row.source === 'seedream' ? `seedream-${row.jobId}` : null,
     input: (row.input as Record<string, unknown> | null) ?? null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -42,34 +70,50 @@ export async function presentHistoryImage(ctx: AppContext, row: ImageRow): Promi
 export async function jobStatus(ctx: AppContext, userId: number, jobId: string): Promise<JobStatusResponse> {
   const row = (await ctx.database.db.select().from(images).where(and(eq(images.jobId, jobId), eq(images.userId, userId))))[0];
   if (!row) throw new AppError('NOT_FOUND');
-  const imageUrl = row.resultKey && row.status === 'completed' ? await viewUrl(ctx, row.resultKey) : null;
+  const all = row.status === 'completed' ? await Promise.all(resultKeysOf(row).map((k) => viewUrl(ctx, k))) : [];
   return {
     status: row.status,
-    imageUrl,
+    imageUrl: all[0] ?? null,
     originalImageUrl: row.originalKey ? await viewUrl(ctx, row.originalKey) : null,
-    images: imageUrl ? [imageUrl] : [],
-    error: row.status === 'failed' ? 'JOB_FAILED' : null,
+    images: all,
+    partial: row.status === 'completed' && metaOf(row).partial === true,
+    error: row.status === 'failed' ? failureCode(row.error) : null,
   };
 }
 
 /**
- * The caller's history, newest first (GET /api/image/history/{userId}). Asking for another user's
- * history is refused.
+ * The caller's history, newest first (GET /api/image/history/{userId}, 001 §7 and 002 §7). Asking for
+ * another user's history is refused. With `grouped` (002 §7 `grouped=1&group_limit=&group_offset=`) a
+ * page is `group_limit` generations from `group_offset`, completed ones only, each carrying all its
+ * images in `all_image_urls` (one row is one generation, so groups and rows page alike: `nextOffset`
+ * equals `nextGroupOffset`); `q` searches the prompt (case-insensitive substring).
  * @throws AppError FORBIDDEN when `requestedUserId` is not the caller.
  */
 export async function listHistory(
   ctx: AppContext,
   userId: number,
   requestedUserId: number,
-  q: { source?: HistorySource; status?: JobStatus; limit: number; offset: number },
+  q: { source?: HistorySource; status?: JobStatus; limit: number; offset: number; grouped?: string; group_limit?: number; group_offset?: number; q?: string },
 ): Promise<HistoryResponse> {
   if (requestedUserId !== userId) throw new AppError('FORBIDDEN');
-  const where = and(eq(images.userId, userId), q.source ? eq(images.source, q.source) : undefined, q.status ? eq(images.status, q.status) : undefined);
-  const rows = await ctx.database.db.select().from(images).where(where).orderBy(desc(images.createdAt), desc(images.id)).limit(q.limit + 1).offset(q.offset);
-  const page = rows.slice(0, q.limit);
+  const grouped = q.grouped === '1' || q.grouped === 'true';
+  const limit = grouped ? (q.group_limit ?? q.limit) : q.limit;
+  const offset = grouped ? (q.group_offset ?? q.offset) : q.offset;
+  const status = q.status ?? (grouped ? 'completed' : undefined);
+  const search = q.q ? `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
+  const where = and(
+    eq(images.userId, userId),
+    q.source ? eq(images.source, q.source) : undefined,
+    status ? eq(images.status, status) : undefined,
+    search ? ilike(images.prompt, search) : undefined,
+  );
+  const rows = await ctx.database.db.select().from(images).where(where).orderBy(desc(images.createdAt), desc(images.id)).limit(limit + 1).offset(offset);
+  const page = rows.slice(0, limit);
+  const hasMore = rows.length > limit;
+  const next = hasMore ? offset + limit : null;
   return {
     images: await Promise.all(page.map((r) => presentHistoryImage(ctx, r))),
-    pagination: { hasMore: rows.length > q.limit, nextOffset: rows.length > q.limit ? q.offset + q.limit : null },
+    pagination: grouped ? { hasMore, nextOffset: next, groupHasMore: hasMore, nextGroupOffset: next, grouped: true } : { hasMore, nextOffset: next },
   };
 }
 
@@ -100,7 +144,13 @@ export async function readableKeyFromUrl(ctx: AppContext, userId: number, url: s
   const result = await db
     .select({ id: images.id })
     .from(images)
-    .where(and(eq(images.userId, userId), eq(images.resultKey, key), eq(images.status, 'completed')))
+    .where(
+      and(
+        eq(images.userId, userId),
+        eq(images.status, 'completed'),
+        or(eq(images.resultKey, key), sql`${images.resultKeys} @> ${JSON.stringify([key])}::jsonb`),
+      ),
+    )
     .limit(1);
   if (result.length) return key;
   throw new AppError('NOT_FOUND');
@@ -127,4 +177,21 @@ export async function downloadBytes(ctx: AppContext, userId: number, url: string
   const key = await readableKeyFromUrl(ctx, userId, url);
   const bytes = await ctx.storage.get(key);
   return { bytes, filename: downloadName(key), contentType: sniffImageType(bytes) ?? 'application/octet-stream' };
+}
+
+/**
+ * Send-to-upscale (002 §2, issue 16): copies one of the caller's completed results (any tool, e.g. a
+ * generated image) into a NEW confirmed upload, so the retouch workspace can take it like a photo the
+ * customer uploaded. Only an object `readableKeyFromUrl` grants is read — our own storage, owned by the
+ * caller; no URL is ever fetched. The copy goes through the same upload pipeline (type, size and pixel
+ * checks, re-encode, screening) as any upload (decision 024).
+ * @returns the new upload's signed URL and size (px), as POST /api/image/upload-s3 answers
+ * @throws AppError as `readableKeyFromUrl` (FORBIDDEN for another user's result, NOT_FOUND), and the upload pipeline's codes
+ */
+export async function resultToUpload(ctx: AppContext, userId: number, url: string): Promise<UploadResponse> {
+  const key = await readableKeyFromUrl(ctx, userId, url);
+  const bytes = await ctx.storage.get(key).catch(() => {
+    throw new AppError('NOT_FOUND');
+  });
+  return storeDirectUpload(ctx, userId, bytes, 'result-copy');
 }

@@ -30,15 +30,17 @@ export async function purgeExpiredContent(ctx: Pick<AppServices, 'database' | 's
   // 1. Results of jobs that ended before the cutoff.
   for (;;) {
     const rows = await db
-      .select({ id: images.id, resultKey: images.resultKey })
+      .select({ id: images.id, resultKey: images.resultKey, resultKeys: images.resultKeys })
       .from(images)
       .where(and(isNull(images.expiredAt), ne(images.status, 'processing'), lt(sql`coalesce(${images.completedAt}, ${images.updatedAt})`, cutoff)))
       .limit(batch);
     if (!rows.length) break;
     for (const r of rows) {
-      if (r.resultKey) await ctx.storage.delete(r.resultKey).catch((err: unknown) => ctx.log.warn({ err, id: r.id }, 'retention: result delete failed'));
+      // Every result of a multi-image job (decision 024), or its one result.
+      const keys = new Set([...(r.resultKey ? [r.resultKey] : []), ...(Array.isArray(r.resultKeys) ? r.resultKeys : [])]);
+      for (const key of keys) await ctx.storage.delete(key).catch((err: unknown) => ctx.log.warn({ err, id: r.id }, 'retention: result delete failed'));
     }
-    await db.update(images).set({ resultKey: null, expiredAt: now }).where(inArray(images.id, rows.map((r) => r.id)));
+    await db.update(images).set({ resultKey: null, resultKeys: null, expiredAt: now }).where(inArray(images.id, rows.map((r) => r.id)));
     out.results += rows.length;
     if (rows.length < batch) break;
   }

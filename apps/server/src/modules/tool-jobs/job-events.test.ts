@@ -17,7 +17,7 @@ import { createFakeEngine } from '../../../test/fakes/fake-engine';
 import { createPostgresDatabase, TEST_DATABASES } from '../../../test/helpers/databases';
 import { openJobEvents } from '../../../test/helpers/event-stream';
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
-import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
+import { createTestApp, signUpAndLogin, useOutboxOf, type TestApp } from '../../../test/helpers/test-app';
 import { getBalance } from '../credits/credits.service';
 import { recoverStuckJobs } from './tool-jobs.recovery';
 import { freePort } from '../../../test/helpers/wait';
@@ -129,6 +129,7 @@ describe.skipIf(!TEST_DATABASES.some((k) => k.name === 'postgres'))('a separate 
     // The API process: no workers of its own, so every job runs in the separate worker.
     ctx = await createContext(loadConfig({ ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent', RUN_WORKERS: 'false' }), { engine: createFakeEngine() });
     app = await buildApp(ctx, { logger: false });
+    useOutboxOf(app, dataDir); // sign-ups are verified through the outbox, as users do (welcome credits)
     await app.listen({ host: '127.0.0.1', port });
     cleanups.push(async () => {
       await app.close();

@@ -35,6 +35,14 @@ export interface ToolRunContext {
   log: FastifyBaseLogger;
 }
 
+/** One finished image (bytes; size in px). */
+export interface ToolImage {
+  bytes: Buffer;
+  format: 'jpg' | 'png';
+  width: number;
+  height: number;
+}
+
 /** A tool's finished image; the kernel stores it as `u/<userId>/results/<jobId>.<ext>`. */
 export interface ToolOutput {
   bytes: Buffer;
@@ -44,6 +52,16 @@ export interface ToolOutput {
   height: number;
   /** Free-form facts kept on the row (model used, timings…). */
   meta: Record<string, unknown>;
+  /**
+   * Further images of a multi-image tool (image generation, image edit), stored as `<jobId>-<n>.<ext>`; every
+   * result key of the job is kept in `images.result_keys` (decision 024).
+   */
+  more?: ToolImage[];
+  /**
+   * Credits to give back on completion for what was paid for but not delivered (a partial result:
+   * the missing images). Refunded in the same transaction as the completion, once (decision 024).
+   */
+  refundCredits?: number;
 }
 
 /**
@@ -81,6 +99,11 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
     app: AppContext,
     extras: Readonly<Record<string, ToolUpload>>,
   ): { input: z.infer<S>; cost: number } | Promise<{ input: z.infer<S>; cost: number }>;
+  /**
+   * Jobs of this tool one worker process runs at once (a vendor's concurrency limit); default the
+   * process-wide WORKER_CONCURRENCY.
+   */
+  concurrency?(app: AppServices): number;
   /** Name of the engine that will run the job (recorded on the row). */
   engineName(app: AppContext): string;
   /** Runs the job to its image; rejects on failure (the kernel refunds). */

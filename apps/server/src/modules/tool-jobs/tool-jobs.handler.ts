@@ -8,6 +8,9 @@ import { ownedKeyFromUrl, viewUrl } from '../images/image-urls';
 import { getConfirmedUpload } from '../uploads/uploads.service';
 import type { ToolDefinition } from './tool-definition';
 import { failAndRefund } from './tool-jobs.service';
+import { inTransaction } from '../../db/tx';
+import { AppError } from '../../lib/app-error';
+import { refundPart } from '../credits/credits.service';
 
 /** How often a running job's row is stamped (ms); recovery calls a job dead after `HEARTBEAT.staleMs`. */
 export const HEARTBEAT = { intervalMs: 10_000, staleMs: 30_000 } as const;
@@ -25,6 +28,7 @@ const PROGRESS_MIN_INTERVAL_MS = 250;
 export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: FastifyBaseLogger): JobHandler<typeof tool.jobName> {
   return {
     expireInSeconds: ctx.config.workers.jobTimeoutSeconds,
+    concurrency: tool.concurrency?.(ctx),
     async handle({ imageId }, { signal }) {
       const db = ctx.database.db;
       const row = (await db.select().from(images).where(eq(images.id, imageId)))[0];
@@ -48,6 +52,7 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
       };
 
       let resultKey: string | undefined;
+      const stored: string[] = [];
       try {
         const input = tool.input.parse(row.input);
         const originalKey = row.originalKey;
@@ -84,22 +89,37 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
         signal.throwIfAborted();
         resultKey = `u/${row.userId}/results/${row.jobId}.${output.format === 'png' ? 'png' : 'jpg'}`;
         await ctx.storage.put(resultKey, output.bytes, output.format === 'png' ? 'image/png' : 'image/jpeg');
+        stored.push(resultKey);
+        for (const [i, more] of (output.more ?? []).entries()) {
+          const key = `u/${row.userId}/results/${row.jobId}-${i + 1}.${more.format === 'png' ? 'png' : 'jpg'}`;
+          await ctx.storage.put(key, more.bytes, more.format === 'png' ? 'image/png' : 'image/jpeg');
+          stored.push(key);
+        }
         const now = new Date();
-        const done = await db
-          .update(images)
-          .set({ status: 'completed', resultKey, width: output.width, height: output.height, meta: output.meta, updatedAt: now, completedAt: now })
-          .where(and(eq(images.id, imageId), eq(images.status, 'processing')))
-          .returning({ id: images.id });
-        if (done.length === 0) {
-          await ctx.storage.delete(resultKey).catch(() => {}); // failed meanwhile (reaper): keep no orphan
+        const finalKey = resultKey;
+        const completed = await inTransaction(db, async (tx) => {
+          const done = await tx
+            .update(images)
+            .set({ status: 'completed', resultKey: finalKey, resultKeys: output.more ? stored : null, width: output.width, height: output.height, meta: output.meta, updatedAt: now, completedAt: now })
+            .where(and(eq(images.id, imageId), eq(images.status, 'processing')))
+            .returning({ id: images.id });
+          // A partial result: the credits of what was not delivered go back with the completion, once.
+          if (done.length && output.refundCredits && output.refundCredits > 0) {
+            await refundPart(tx, { spendKey: row.spendKey, amount: Math.min(output.refundCredits, row.cost), reason: 'partial result' });
+          }
+          return done.length > 0;
+        });
+        if (!completed) {
+          for (const key of stored) await ctx.storage.delete(key).catch(() => {}); // failed meanwhile (reaper): keep no orphan
           return;
         }
         jobLog.info({ width: output.width, height: output.height }, 'job completed');
         await ctx.events.publish(row.userId, { type: 'status', jobId: row.jobId, source, status: 'completed' });
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
+        // An AppError keeps its code first (`CODE: detail`), so the status call can name the reason.
+        const message = err instanceof AppError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
         jobLog.warn({ reason: message }, 'job failed; refunding');
-        if (resultKey) await ctx.storage.delete(resultKey).catch(() => {});
+        for (const key of stored) await ctx.storage.delete(key).catch(() => {});
         if (await failAndRefund(db, imageId, message)) {
           await ctx.events.publish(row.userId, { type: 'status', jobId: row.jobId, source, status: 'failed' });
         }

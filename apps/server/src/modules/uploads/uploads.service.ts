@@ -2,7 +2,7 @@ import { assertNotInMaintenance } from '../settings/settings.service';
 import { createHash, randomUUID } from 'node:crypto';
 import { and, asc, count, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { PresignUploadRequest, PresignUploadResponse, UploadResponse } from '@dewy/contracts';
-import { UPLOAD_LIMITS } from '@dewy/contracts';
+import { IMAGE_EDIT, UPLOAD_LIMITS } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { uploads, users, type UploadRow } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
@@ -104,11 +104,13 @@ async function screenUpload(ctx: AppContext, userId: number, image: Buffer): Pro
  * and not yet purged) may hold at most UPLOAD_LIMITS.maxPendingBytesPerUser announced bytes and
  * maxPendingUploadsPerUser rows. The check and the insert run in one transaction holding the user
  * row's lock (`SELECT … FOR UPDATE`), so parallel requests cannot pass it together.
- * @throws AppError UPLOAD_QUOTA_EXCEEDED (HTTP 429) when this upload would go over either cap;
+ * @throws AppError IMAGE_EDIT_FILE_TOO_LARGE for a `seedream-ref` over 9 MB (002 §5); UPLOAD_QUOTA_EXCEEDED (HTTP 429) when this upload would go over either cap;
  *   nothing is recorded then.
  */
 export async function presignUpload(ctx: AppContext, userId: number, req: PresignUploadRequest): Promise<PresignUploadResponse> {
   await assertNotInMaintenance(ctx);
+  // Image-edit references: 9 MB at most (002 §5; the vendor's own limit is 10 MB).
+  if (req.kind === 'seedream-ref' && req.contentLength > IMAGE_EDIT.maxBytes) throw new AppError('IMAGE_EDIT_FILE_TOO_LARGE', { details: { maxBytes: IMAGE_EDIT.maxBytes } });
   const id = randomUUID();
   const ext = req.mime === 'image/png' ? 'png' : 'jpg';
   const incoming = incomingKey(userId, id, ext);

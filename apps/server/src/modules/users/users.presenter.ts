@@ -21,5 +21,6 @@ export function presentUser(u: UserRow): User {
     next_renewal_date: u.nextRenewalDate?.toISOString() ?? null,
     subscriptionId: u.subscriptionId,
     isAdmin: isAdmin(u),
+    email_verified: u.emailVerifiedAt !== null,
   };
 }

@@ -12,7 +12,7 @@ type Pool = ReturnType<typeof CreateEnginePool>;
  * @param cfg.modelsDir folder holding the ONNX super-resolution models (MODELS_DIR)
  * @param cfg.threads worker threads (each uses up to 2 intra-op threads)
  */
-export function createLocalEngine(cfg: { modelsDir: string; threads: number; srMaxInputPixels: number }, pool: LocalPool = createLocalPool(cfg)): RetouchEngine {
+export function createLocalEngine(cfg: { modelsDir: string; threads: number }, pool: LocalPool = createLocalPool(cfg)): RetouchEngine {
   pool.acquire();
   return {
     name: 'local',
@@ -36,12 +36,12 @@ export interface LocalPool {
 }
 
 /** A lazily started pool for `cfg` (see LocalPool). */
-export function createLocalPool(cfg: { modelsDir: string; threads: number; srMaxInputPixels: number }): LocalPool {
+export function createLocalPool(cfg: { modelsDir: string; threads: number }): LocalPool {
   let pool: Promise<Pool> | undefined;
   let users = 0;
   return {
     get: () =>
-      (pool ??= import('@dewy/engine').then((m) => m.createEnginePool({ modelsDir: cfg.modelsDir, threads: cfg.threads, srMaxInputPixels: cfg.srMaxInputPixels }))),
+      (pool ??= import('@dewy/engine').then((m) => m.createEnginePool({ modelsDir: cfg.modelsDir, threads: cfg.threads }))),
     acquire() {
       users++;
     },
@@ -67,7 +67,7 @@ function faceEditError(err: unknown): Error {
  * The local face-edit engine: exemplar-based inpainting (packages/engine `faceEditImage`: PatchMatch
  * over a pyramid of a window around the mask, gradient-domain blend) on the shared worker pool.
  */
-export function createLocalFaceEditEngine(cfg: { modelsDir: string; threads: number; srMaxInputPixels: number }, pool: LocalPool = createLocalPool(cfg)): FaceEditEngine {
+export function createLocalFaceEditEngine(cfg: { modelsDir: string; threads: number }, pool: LocalPool = createLocalPool(cfg)): FaceEditEngine {
   pool.acquire();
   return {
     name: 'local',

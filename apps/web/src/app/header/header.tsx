@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { DEFAULT_CREDITS_DISPLAY } from '@dewy/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, NavLink, useLocation, useNavigate } from 'react-router';
@@ -8,6 +9,25 @@ import { useLocale } from '../../lib/use-locale';
 import { DropIcon } from '../../components/ui/drop-icon';
 import { AiMenu } from './ai-menu';
 import './header.css';
+
+/**
+ * Publishes the sticky header's height as `--dw-header-h` on <html> (it wraps to two rows on phones), so
+ * overlays can start below it: the toasts never cover its controls (issue 17).
+ */
+function useHeaderHeightVar() {
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const root = document.documentElement;
+    const publish = () => root.style.setProperty('--dw-header-h', `${Math.ceil(el.getBoundingClientRect().height)}px`);
+    publish();
+    const observer = new ResizeObserver(publish);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  return ref;
+}
 
 /** The site header of spec 000 §2. */
 export function Header() {
@@ -31,9 +51,10 @@ export function Header() {
   };
 
   const credits = user ? (user.credits ?? DEFAULT_CREDITS_DISPLAY) : null;
+  const headerRef = useHeaderHeightVar();
 
   return (
-    <header className="app-header" data-testid="header">
+    <header className="app-header" data-testid="header" ref={headerRef}>
       <div className="container header-inner">
         <Link to={lp('/')} className="brand" aria-label="Dewy" data-testid="brand">
           <svg viewBox="0 0 64 64" width="28" height="28" aria-hidden="true">

@@ -13,7 +13,7 @@ const SWITCH = {
 
 /**
  * Shared shell of /login and /signup: title and subtitle from `auth.{mode}.*`, the form with its
- * fields, error and submit button (test ids `{mode}-form|error|submit`), social buttons, and the
+ * fields, error and submit button (test ids `{mode}-form|error|submit`), social buttons (decision 021), and the
  * link to the other page (`SWITCH`).
  */
 export function AuthFormLayout({
@@ -22,6 +22,8 @@ export function AuthFormLayout({
   error,
   pending,
   providers,
+  next,
+  onGoogleCredential,
   children,
 }: {
   mode: 'login' | 'signup';
@@ -29,6 +31,10 @@ export function AuthFormLayout({
   error: string | null;
   pending: boolean;
   providers: Provider[];
+  /** Where a Naver/Kakao sign-in returns (Korean-form path). */
+  next?: string | null;
+  /** A Google Identity Services credential to sign in with. */
+  onGoogleCredential: (credential: string) => void;
   children: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -53,7 +59,7 @@ export function AuthFormLayout({
         <div className="auth-divider">
           <span>{t('auth.or')}</span>
         </div>
-        <SocialButtons providers={providers} mode={mode} />
+        <SocialButtons providers={providers} mode={mode} next={next} onGoogleCredential={onGoogleCredential} />
         <p className="auth-switch">
           {t(other.prompt)}{' '}
           <Link to={lp(other.path)} data-testid={other.testId}>

@@ -4,16 +4,18 @@ import { useSession } from '../../../lib/session';
 import { SubscriptionBlock } from '../../../shared/subscription';
 import { useRefreshParam } from '../hooks/use-refresh-param';
 import { readPageParams, withoutParams } from '../lib/page-params';
+import { AccountCard } from './account-card';
 import { AffiliateCard } from './affiliate-card';
 import { CreditHistory } from './credit-history';
 import { CreditsCard } from './credits-card';
+import { DeleteAccountCard } from './delete-account-card';
 import { HistorySection } from './history-section';
 import { PaymentBanner } from './payment-banner';
 import { ProfileCard } from './profile-card';
 import './mypage.css';
 
 /**
- * My Page (/mypage, /en/mypage; spec 001 §2–§4/§7/§8, issue 10): profile, credits by bucket, plan and
+ * My Page (/mypage, /en/mypage; spec 001 §2–§4/§7/§8, issue 10): profile, sign-in methods (issue 14), credits by bucket, plan and
  * the subscription block (Cancel/Resume), the sharer's link and results, the history tabs and the
  * credit history. `?payment=success` shows a success banner; `?refresh=<ts>` refreshes subscription and
  * credits at once and is then removed. Signed-in only (the route guards it).
@@ -39,6 +41,7 @@ export function MyPage() {
       <div className="mypage-top">
         <div className="mypage-col">
           <ProfileCard user={user} />
+          <AccountCard />
           <SubscriptionBlock className="mypage-sub" />
         </div>
         <CreditsCard user={user} />
@@ -46,6 +49,7 @@ export function MyPage() {
       <AffiliateCard />
       <HistorySection userId={user.id} />
       <CreditHistory />
+      <DeleteAccountCard />
     </div>
   );
 }

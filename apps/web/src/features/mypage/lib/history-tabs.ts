@@ -16,9 +16,9 @@ export interface HistoryTab {
 export const HISTORY_TABS: readonly HistoryTab[] = [
   { id: 'retouch', sources: ['upscale'], toolPath: '/upscale' },
   // The consistency tool (002) writes `kling`; `consistency` is the other name it may carry.
-  { id: 'generate', sources: ['kling', 'consistency'], toolPath: null },
+  { id: 'generate', sources: ['kling', 'consistency'], toolPath: '/image-generation' },
   // Image edit results are `seedream` rows (001 §7 reads them for this tab).
-  { id: 'imageEdit', sources: ['seedream'], toolPath: null },
+  { id: 'imageEdit', sources: ['seedream'], toolPath: '/image-edit' },
   // The face-edit server exists; its page does not yet.
   { id: 'faceEdit', sources: ['face_edit'], toolPath: null },
 ];

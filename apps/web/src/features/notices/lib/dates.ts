@@ -10,16 +10,16 @@ export function formatNoticeDay(iso: string): string {
   return `${get('year')}.${get('month')}.${get('day')}`;
 }
 
-/** A notice's date and time for the detail, in Asia/Seoul ('2026년 1월 5일 오후 2:03' / 'January 5, 2026, 2:03 PM'). */
+/** A notice's date and time for the detail, in Asia/Seoul with the zone named ('2026년 1월 5일 오후 2:03 KST' / 'January 5, 2026, 2:03 PM KST'). */
 export function formatNoticeDateTime(iso: string, locale: Locale): string {
   const t = Date.parse(iso);
   if (!Number.isFinite(t)) return '';
-  return new Intl.DateTimeFormat(locale === 'en' ? 'en-US' : 'ko-KR', {
+  return `${new Intl.DateTimeFormat(locale === 'en' ? 'en-US' : 'ko-KR', {
     timeZone: DISPLAY_TIME_ZONE,
     year: 'numeric',
     month: 'long',
     day: 'numeric',
     hour: 'numeric',
     minute: '2-digit',
-  }).format(t);
+  }).format(t)} KST`;
 }

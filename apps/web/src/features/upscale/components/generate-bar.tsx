@@ -25,8 +25,15 @@ export function GenerateBar({ cost, balance, badge, outputSize, disabled, proces
       <div className="generate-info">
         {badge && outputSize ? (
           <span className="generate-size">
-            <span className={`size-badge ${BADGE_CLASS[badge]}`} data-testid="upscale-size-badge">
-              {badge}
+            {/* The spec's words and thresholds (001 §2); a tooltip says what they mean (issue 17). Focusable,
+                so a tap or the keyboard shows it too. */}
+            <span className="size-badge-wrap">
+              <span className={`size-badge ${BADGE_CLASS[badge]}`} data-testid="upscale-size-badge" tabIndex={0} aria-describedby="upscale-size-badge-tip">
+                {badge}
+              </span>
+              <span className="size-badge-tip" role="tooltip" id="upscale-size-badge-tip" data-testid="upscale-size-badge-tip">
+                {t(`sizeBadge.tooltip.${badge}`, { sum: outputSize.width + outputSize.height })}
+              </span>
             </span>
             <span className="generate-dims">
               {outputSize.width}×{outputSize.height}

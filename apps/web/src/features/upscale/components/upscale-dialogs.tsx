@@ -34,6 +34,7 @@ export function GuideDialog({ open, onOpenChange }: { open: boolean; onOpenChang
         <li>{t('upscale.guide.autoResize')}</li>
         <li>{t('upscale.guide.formats')}</li>
         <li>{t('upscale.guide.badge')}</li>
+        <li data-testid="upscale-guide-worst">{t('sizeBadge.guideWorst')}</li>
         <li>{t('upscale.guide.cost')}</li>
       </ul>
     </Dialog>

@@ -14,6 +14,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useSession } from '../../../lib/session';
+import { ApiError } from '../../../lib/api-client';
 import { notify } from '../../../lib/toast';
 import { useLocale } from '../../../lib/use-locale';
 import { ShareLinkButton } from '../../../shared/affiliate';
@@ -123,8 +124,9 @@ export function UpscalePage() {
   const history = useToolHistory('upscale', userId);
   const items = history.data?.images ?? [];
   useEffect(() => {
-    if (history.isError) notify.error(t('toolJob.error.historyLoad'));
-  }, [history.isError, t]);
+    // An ended session is told by the session-expired modal alone (issue 17).
+    if (history.isError && !(history.error instanceof ApiError && history.error.sessionEnded)) notify.error(t('toolJob.error.historyLoad'));
+  }, [history.isError, history.error, t]);
   const jobStatus = job.state.status;
   const photoPicked = image !== null || upload.uploading;
   const opened = useRef(false);
@@ -196,7 +198,7 @@ export function UpscalePage() {
     } catch (err) {
       const failure = upscaleFailure(err);
       if (failure.kind === 'blocked') setDialog('blocked');
-      else notify.error(t(failure.key));
+      else if (failure.kind === 'message') notify.error(t(failure.key));
     } finally {
       setSubmitting(false);
     }

@@ -16,4 +16,8 @@ describe('upscale error catalogue (001 §8)', () => {
     expect(upscaleFailure(apiError(500, 'INTERNAL'))).toEqual({ kind: 'message', key: 'upscale.error.generic' });
     expect(upscaleFailure(new Error('boom'))).toEqual({ kind: 'message', key: 'upscale.error.generic' });
   });
+
+  it('an ended session is the session-expired modal alone: no toast of its own (issue 17)', () => {
+    expect(upscaleFailure(new ApiError(401, 'SESSION_EXPIRED', 'x', 'x', null, true))).toEqual({ kind: 'session' });
+  });
 });

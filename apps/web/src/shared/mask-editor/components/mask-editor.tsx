@@ -72,6 +72,8 @@ export interface MaskEditorProps {
   initialColor?: MaskColor;
   /** File name of "Download mask". */
   downloadName?: string;
+  /** Brush size to start with (px, within MASK_EDITOR.brush); default the face-edit one (001 §9). Image edit: 80 (002 §9). */
+  defaultBrush?: number;
 }
 
 /**
@@ -115,14 +117,14 @@ type BodyProps = Omit<MaskEditorProps, 'open' | 'onOpenChange'> & { onClose: () 
 const isTypingTarget = (el: EventTarget | null) =>
   el instanceof HTMLElement && (el.tagName === 'INPUT' || el.tagName === 'TEXTAREA' || el.tagName === 'BUTTON' || el.getAttribute('role') === 'slider');
 
-function MaskEditorBody({ imageUrl, width, height, initialOps, initialColor = 'blue', onSave, downloadName = 'mask.png', onClose }: BodyProps) {
+function MaskEditorBody({ imageUrl, width, height, initialOps, initialColor = 'blue', onSave, downloadName = 'mask.png', defaultBrush, onClose }: BodyProps) {
   const { t } = useTranslation();
   const helpId = useId();
   const image = useMemo<Size>(() => ({ width, height }), [width, height]);
 
   const [tool, setTool] = useState<MaskTool>('draw');
   const [color, setColor] = useState<MaskColor>(initialColor);
-  const [brush, setBrush] = useState<number>(MASK_EDITOR.brush.default);
+  const [brush, setBrush] = useState<number>(Math.min(MASK_EDITOR.brush.max, Math.max(MASK_EDITOR.brush.min, defaultBrush ?? MASK_EDITOR.brush.default)));
   const [history, setHistory] = useState<UndoState<MaskOp>>(() => undoState(initialOps ? [...initialOps] : []));
   const [viewport, setViewport] = useState<Size | null>(null);
   const [view, setView] = useState<View | null>(null);

@@ -1,5 +1,6 @@
 import type { HistoryImage } from '@dewy/contracts';
 import { useTranslation } from 'react-i18next';
+import { formatSeoulDateTime } from '../../../lib/format';
 import './tool-job.css';
 
 export interface HistoryListProps {
@@ -20,7 +21,8 @@ export interface HistoryListProps {
 /** A tool's history thumbnails: processing items blurred with an overlay, failed ones marked (001 §4). */
 export function HistoryList({ testIdPrefix, emptyText, items, loading, selectedId, onSelect, hasMore = false, loadingMore = false, onLoadMore }: HistoryListProps) {
   const { t, i18n } = useTranslation();
-  const fmt = new Intl.DateTimeFormat(i18n.language === 'en' ? 'en-US' : 'ko-KR', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Asia/Seoul' });
+  // Asia/Seoul with the zone named (001 §2, issue 17): 'May 3, 2026, 15:04 KST'.
+  const when = (iso: string) => formatSeoulDateTime(iso, i18n.language === 'en' ? 'en' : 'ko');
   return (
     <section className="history" aria-labelledby={`${testIdPrefix}-history-title`} data-testid={`${testIdPrefix}-history`}>
       <h2 id={`${testIdPrefix}-history-title`}>{t('toolJob.history.title')}</h2>
@@ -43,7 +45,7 @@ export function HistoryList({ testIdPrefix, emptyText, items, loading, selectedI
                   data-testid="history-item"
                   data-history-id={item.id}
                   data-status={item.status}
-                  aria-label={`${t(`toolJob.history.status.${item.status}`)} · ${fmt.format(new Date(item.created_at))}`}
+                  aria-label={`${t(`toolJob.history.status.${item.status}`)} · ${when(item.created_at)}`}
                 >
                   {thumb ? <img src={thumb} alt="" loading="lazy" /> : <span className="history-noimg" />}
                   {item.expired_at ? (
@@ -51,7 +53,9 @@ export function HistoryList({ testIdPrefix, emptyText, items, loading, selectedI
                   ) : item.status !== 'completed' ? (
                     <span className="history-overlay">{t(`toolJob.history.status.${item.status}`)}</span>
                   ) : null}
-                  <span className="history-date">{fmt.format(new Date(item.created_at))}</span>
+                  <time className="history-date" dateTime={item.created_at}>
+                    {when(item.created_at)}
+                  </time>
                 </button>
               </li>
             );

@@ -100,7 +100,8 @@ export function useImageUpload(config: ImageUploadConfig, onUploaded: (image: Up
       } catch (err) {
         console.warn('[upload] failed', err);
         URL.revokeObjectURL(previewUrl);
-        notify.error(t(uploadErrorKey(err, config.fileTypeKey)));
+        const key = uploadErrorKey(err, config.fileTypeKey);
+        if (key) notify.error(t(key));
       } finally {
         setUploading(false);
         setPendingPreview(null);

@@ -19,4 +19,11 @@ describe('upload failures (001 §8)', () => {
     expect(uploadErrorKey(apiError(400, 'UNSUPPORTED_IMAGE_TYPE'), 'upscale.error.fileType')).toBe('upscale.error.fileType');
     expect(uploadErrorKey(apiError(400, 'UNSUPPORTED_IMAGE_TYPE'), 'faceEdit.error.fileType')).toBe('faceEdit.error.fileType');
   });
+
+  it('a session that ended during the upload gets no message of its own: the expired modal is the one (issue 17)', () => {
+    const ended = new ApiError(401, 'SESSION_EXPIRED', 'x', 'x', null, true);
+    expect(uploadErrorKey(ended, 'upscale.error.fileType')).toBeNull();
+    // A 401 that did not end a session (no auth event raised) still gets the upload message.
+    expect(uploadErrorKey(apiError(401, 'UNAUTHENTICATED'), 'upscale.error.fileType')).toBe('toolJob.error.uploadFailed');
+  });
 });

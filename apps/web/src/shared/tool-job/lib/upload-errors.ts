@@ -2,10 +2,12 @@ import { ApiError } from '../../../lib/api-client';
 
 /**
  * i18n key of an upload failure (001 §8). The file-type message differs per tool (the spec words it
- * differently for the retouch and face-edit uploads), so the tool passes its own key.
+ * differently for the retouch and face-edit uploads), so the tool passes its own key. Null when the
+ * session ended during the upload: the session-expired modal is then the one message (issue 17).
  */
-export function uploadErrorKey(err: unknown, fileTypeKey: string): string {
+export function uploadErrorKey(err: unknown, fileTypeKey: string): string | null {
   if (err instanceof ApiError) {
+    if (err.sessionEnded) return null;
     if (err.code === 'NSFW_CONTENT_DETECTED' || err.serverError === 'NSFW_CONTENT_DETECTED') return 'toolJob.error.nsfw';
     if (err.code === 'MAINTENANCE' || err.status === 503) return 'toolJob.error.maintenance';
     if (err.code === 'UNSUPPORTED_IMAGE_TYPE') return fileTypeKey;

@@ -1,0 +1,171 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { ACCOUNT_RULES, type Locale } from '@dewy/contracts';
+import { and, eq, gt, isNotNull, isNull, lte } from 'drizzle-orm';
+import type { AppServices } from '../../context';
+import { accountTokens, affiliateClicks, affiliateCodes, images, uploads, userIdentities, users, type UserRow } from '../../db/schema';
+import { inTransaction } from '../../db/tx';
+import { AppError, isAppError } from '../../lib/app-error';
+import { hitFixedWindow } from '../../lib/rate-limit';
+import { deletionRequestedMail } from '../../providers/mail/templates';
+import { verifyPassword } from '../auth/password';
+import { deleteSessionsOfUser, sessionReauthenticatedAt } from '../auth/session.service';
+import { cancelSubscription } from '../billing/billing.service';
+import { siteLink, type AccountServices } from './account-services';
+
+/** Whether the account can sign in with a password (a social-only account has none). */
+export function hasPassword(user: Pick<UserRow, 'passwordHash'>): boolean {
+  return Boolean(user.passwordHash);
+}
+
+/**
+ * POST /api/account/delete (002 §9, decision 020). Proof: the password, or for a social-only account a
+ * session whose `reauthenticated_at` (its sign-in, or `markSessionReauthenticated` after a fresh social
+ * sign-in) is within ACCOUNT_RULES.reauthFreshMs. Wrong passwords are limited per account. Then, in
+ * this order: an active subscription is cancelled at the provider (through the billing service; a
+ * provider failure refuses the request with nothing changed), and in one transaction the account is
+ * disabled (deletion due in 14 days) and every session of it ended. A confirmation mail follows (best effort).
+ * @throws AppError PASSWORD_REQUIRED, WRONG_PASSWORD, REAUTHENTICATION_REQUIRED, RATE_LIMITED, PAYMENT_PROVIDER_ERROR
+ */
+export async function requestAccountDeletion(
+  s: AccountServices,
+  user: UserRow,
+  a: { password?: string; sessionId: string | null; locale: Locale; now?: Date },
+): Promise<{ deletionDueAt: Date; subscriptionCancelled: boolean }> {
+  const now = a.now ?? new Date();
+  const db = s.database.db;
+  const hash = hasPassword(user) ? user.passwordHash : null;
+  if (hash) {
+    if (!a.password) throw new AppError('PASSWORD_REQUIRED');
+    const { hits, ttlMs } = await hitFixedWindow(db, `account-delete:${user.id}`, ACCOUNT_RULES.deletionAttempts.windowMs);
+    if (hits > ACCOUNT_RULES.deletionAttempts.max) throw new AppError('RATE_LIMITED', { message: 'deletion attempts', details: { retryAfterSeconds: Math.ceil(ttlMs / 1000) } });
+    if (!(await verifyPassword(hash, a.password))) throw new AppError('WRONG_PASSWORD');
+  } else {
+    const at = a.sessionId ? await sessionReauthenticatedAt(db, a.sessionId) : null;
+    if (!at || now.getTime() - at.getTime() > ACCOUNT_RULES.reauthFreshMs) throw new AppError('REAUTHENTICATION_REQUIRED');
+  }
+
+  let subscriptionCancelled = false;
+  if (s.payments) {
+    try {
+      const r = await cancelSubscription(s, user);
+      subscriptionCancelled = !r.alreadyScheduled;
+    } catch (err) {
+      if (!isAppError(err, 'NO_SUBSCRIPTION') && !isAppError(err, 'SUBSCRIPTION_ENDED')) throw err;
+    }
+  }
+
+  const deletionDueAt = new Date(now.getTime() + ACCOUNT_RULES.deletionGraceMs);
+  await inTransaction(db, async (tx) => {
+    await tx.update(users).set({ deletionRequestedAt: now, deletionDueAt, updatedAt: now }).where(and(eq(users.id, user.id), isNull(users.deletionRequestedAt)));
+    await deleteSessionsOfUser(tx, user.id);
+  });
+  s.log.info({ userId: user.id, deletionDueAt, subscriptionCancelled }, 'account deletion requested');
+  const dueDate = new Intl.DateTimeFormat(a.locale === 'ko' ? 'ko-KR' : 'en-US', { dateStyle: 'long', timeZone: 'Asia/Seoul' }).format(deletionDueAt);
+  await s.mail
+    .send(deletionRequestedMail(a.locale, user.email, { dueDate, loginUrl: siteLink(s.config, a.locale, '/login') }))
+    .catch((err: unknown) => s.log.warn({ err, userId: user.id }, 'deletion confirmation mail failed'));
+  return { deletionDueAt, subscriptionCancelled };
+}
+
+const undoSig = (secret: string, body: string) => createHmac('sha256', secret).update(`dewy:undo-deletion:${body}`).digest('base64url');
+
+/**
+ * The token a sign-in during the grace period answers with (ACCOUNT_DELETION_PENDING details): proof
+ * that this user has just authenticated (password, or the social sign-in, which may call this too),
+ * valid ACCOUNT_RULES.undoTokenTtlMs. Format `<userId>.<expiry ms>.<HMAC>`.
+ */
+export function issueUndoDeletionToken(secret: string, userId: number, now: Date = new Date()): string {
+  const body = `${userId}.${now.getTime() + ACCOUNT_RULES.undoTokenTtlMs}`;
+  return `${body}.${undoSig(secret, body)}`;
+}
+
+/** @returns the user id of a valid undo token. @throws AppError TOKEN_INVALID, TOKEN_EXPIRED */
+function readUndoToken(secret: string, token: string, now: Date): number {
+  const [id, exp, sig, ...rest] = token.split('.');
+  if (!id || !exp || !sig || rest.length || !/^\d+$/.test(id) || !/^\d+$/.test(exp)) throw new AppError('TOKEN_INVALID');
+  const want = Buffer.from(undoSig(secret, `${id}.${exp}`));
+  const got = Buffer.from(sig);
+  if (want.length !== got.length || !timingSafeEqual(want, got)) throw new AppError('TOKEN_INVALID');
+  if (Number(exp) <= now.getTime()) throw new AppError('TOKEN_EXPIRED');
+  return Number(id);
+}
+
+/**
+ * POST /api/auth/undo-deletion: restores an account whose deletion is pending (002 §9 undo window).
+ * A subscription cancelled by the request stays cancelled at period end (the customer may resume it on My Page).
+ * @returns the restored user (the route then signs them in)
+ * @throws AppError TOKEN_INVALID (forged, or nothing to undo: undone, past the grace period, purged), TOKEN_EXPIRED
+ */
+export async function undoAccountDeletion(s: AccountServices, token: string, now: Date = new Date()): Promise<UserRow> {
+  const userId = readUndoToken(s.secret, token, now);
+  const rows = await s.database.db
+    .update(users)
+    .set({ deletionRequestedAt: null, deletionDueAt: null, updatedAt: now })
+    .where(and(eq(users.id, userId), isNotNull(users.deletionRequestedAt), gt(users.deletionDueAt, now), isNull(users.deletedAt)))
+    .returning();
+  const user = rows[0];
+  if (!user) throw new AppError('TOKEN_INVALID', { message: 'no pending deletion' });
+  s.log.info({ userId }, 'account deletion undone');
+  return user;
+}
+
+/** Storage keys of everything a user uploaded or had produced. */
+async function storageKeysOf(s: Pick<AppServices, 'database'>, userId: number): Promise<string[]> {
+  const db = s.database.db;
+  const up = await db.select({ key: uploads.key, incoming: uploads.incomingKey }).from(uploads).where(eq(uploads.userId, userId));
+  const im = await db.select({ o: images.originalKey, r: images.resultKey, rs: images.resultKeys }).from(images).where(eq(images.userId, userId));
+  const keys = new Set<string>();
+  for (const u of up) [u.key, u.incoming].forEach((k) => k && keys.add(k));
+  for (const i of im) [i.o, i.r, ...(Array.isArray(i.rs) ? i.rs : [])].forEach((k) => k && keys.add(k));
+  return [...keys];
+}
+
+/**
+ * The scheduled purge (pg-boss `account-purge`, hourly; 002 §9): accounts whose 14-day grace has
+ * passed are deleted for good. Per account: every stored file (uploads, originals, results; local or
+ * S3) is deleted first — a storage failure skips the account until the next run —, then in one
+ * transaction its history and upload rows, tokens, sessions and affiliate code/clicks are deleted and
+ * the user row becomes an anonymous tombstone (no e-mail, name or password) kept for the credit ledger
+ * and billing rows, which the law on billing records requires us to keep (decision 020). The address's
+ * welcome-grant hash stays, so a new account of the same address gets no welcome credits.
+ * @param opts.now the clock (tests); opts.batch accounts per run
+ * @returns the ids purged
+ */
+export async function purgeDeletedAccounts(s: Pick<AppServices, 'database' | 'storage' | 'log'>, opts: { now?: Date; batch?: number } = {}): Promise<number[]> {
+  const now = opts.now ?? new Date();
+  const db = s.database.db;
+  const due = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(isNotNull(users.deletionRequestedAt), lte(users.deletionDueAt, now), isNull(users.deletedAt)))
+    .limit(opts.batch ?? 50);
+  const purged: number[] = [];
+  for (const { id } of due) {
+    try {
+      for (const key of await storageKeysOf(s, id)) await s.storage.delete(key);
+    } catch (err) {
+      s.log.warn({ err, userId: id }, 'account purge: file delete failed; retried next run');
+      continue;
+    }
+    const done = await inTransaction(db, async (tx) => {
+      const tomb = `deleted-${id}@deleted.invalid`;
+      const rows = await tx
+        .update(users)
+        .set({ email: tomb, emailNormalized: tomb, nickname: '', passwordHash: '', emailVerifiedAt: null, deletedAt: now, updatedAt: now })
+        .where(and(eq(users.id, id), isNotNull(users.deletionRequestedAt), lte(users.deletionDueAt, now), isNull(users.deletedAt)))
+        .returning({ id: users.id });
+      if (!rows.length) return false; // undone meanwhile
+      await tx.delete(images).where(eq(images.userId, id));
+      await tx.delete(uploads).where(eq(uploads.userId, id));
+      await tx.delete(accountTokens).where(eq(accountTokens.userId, id));
+      await tx.delete(userIdentities).where(eq(userIdentities.userId, id));
+      await tx.delete(affiliateClicks).where(eq(affiliateClicks.sharerId, id));
+      await tx.delete(affiliateCodes).where(eq(affiliateCodes.userId, id));
+      await deleteSessionsOfUser(tx, id);
+      return true;
+    });
+    if (done) purged.push(id);
+  }
+  if (purged.length) s.log.info({ count: purged.length }, 'account purge: accounts deleted for good');
+  return purged;
+}

@@ -1,0 +1,132 @@
+import multipart from '@fastify/multipart';
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  AI_COSTS,
+  AI_LIMITS,
+  AutoPromptRequestSchema,
+  ChatSendFieldsSchema,
+  CreditUseRequestSchema,
+  MessageListQuerySchema,
+  RewriteRequestSchema,
+  ThreadIdParamsSchema,
+  ThreadListQuerySchema,
+  UPLOAD_LIMITS,
+  errorMessage,
+  type ChargeEnabledResponse,
+  type ChatStreamEvent,
+} from '@dewy/contracts';
+import type { AppContext } from '../../context';
+import { AppError } from '../../lib/app-error';
+import { requestLocale } from '../../lib/locale';
+import { userOf } from '../auth/auth.guard';
+import { balanceOf, llmErrorCode } from './ai-requests';
+import { chatCost, deleteThread, listMessages, listThreads, sendChat, type ChatSendInput } from './chat.service';
+import { autoPrompt, confirmRewriteCharge, extractPromptFromImage, rewritePrompt } from './prompt-tools.service';
+
+/** Reads POST /api/ai/chat's multipart body: fields `text`, `threadId`, file `image` (002 §7). */
+async function readChatForm(req: FastifyRequest): Promise<ChatSendInput> {
+  if (!req.isMultipart()) throw new AppError('VALIDATION_FAILED', { message: 'multipart/form-data expected' });
+  const fields: Record<string, string> = {};
+  let image: Buffer | undefined;
+  for await (const part of req.parts()) {
+    if (part.type === 'file') {
+      if (part.fieldname !== 'image' || image) throw new AppError('VALIDATION_FAILED', { message: 'one file field image expected' });
+      image = await part.toBuffer().catch((err: { code?: string }) => {
+        if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('IMAGE_TOO_LARGE');
+        throw err;
+      });
+      if (part.file.truncated) throw new AppError('IMAGE_TOO_LARGE');
+      if (!image.length) image = undefined;
+    } else if (typeof part.value === 'string') {
+      fields[part.fieldname] = part.value;
+    }
+  }
+  const parsed = ChatSendFieldsSchema.safeParse(fields);
+  if (!parsed.success) throw new AppError('VALIDATION_FAILED', { details: parsed.error.issues });
+  return { text: parsed.data.text, threadId: parsed.data.threadId || undefined, image };
+}
+
+/**
+ * The AI text routes (spec 002 §7; issue 15): the prompt chat (threads, messages, charge flag, send — JSON, or
+ * Server-Sent Events with `Accept: text/event-stream`), the consistency rewrite and its `/api/credit/use`
+ * confirmation, prompt extraction from an image, and the image-edit auto prompt. Every route is the user's.
+ */
+export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    await app.register(multipart, { limits: { fileSize: UPLOAD_LIMITS.maxBytes, files: 1, fields: 4, parts: 5, fieldSize: AI_LIMITS.chatTextMax * 4 } });
+    // The spec's client sends application/octet-stream; a client that names the image type is read the same way
+    // (the bytes are sniffed, never trusted by their label).
+    app.addContentTypeParser(['application/octet-stream', 'image/jpeg', 'image/png'], { parseAs: 'buffer', bodyLimit: AI_LIMITS.extractMaxBytes }, (_req, body, done) => done(null, body));
+    const USER = { access: 'user' as const };
+
+    app.get('/api/ai/threads', { config: USER, schema: { tags: ['ai'], querystring: ThreadListQuerySchema } }, async (req) => listThreads(ctx, userOf(req).id, req.query));
+
+    app.delete('/api/ai/threads/:id', { config: USER, schema: { tags: ['ai'], params: ThreadIdParamsSchema } }, async (req) => {
+      await deleteThread(ctx, userOf(req).id, req.params.id);
+      return { success: true as const };
+    });
+
+    app.get('/api/ai/threads/:id/messages', { config: USER, schema: { tags: ['ai'], params: ThreadIdParamsSchema, querystring: MessageListQuerySchema } }, async (req) =>
+      listMessages(ctx, userOf(req).id, req.params.id, req.query),
+    );
+
+    app.get('/api/ai/chat/charge-enabled', { config: USER, schema: { tags: ['ai'] } }, async (): Promise<ChargeEnabledResponse> => ({
+      success: true,
+      enabled: chatCost(ctx) > 0,
+      cost: AI_COSTS.chat,
+      configured: ctx.llm !== null,
+    }));
+
+    app.post('/api/ai/chat', { config: USER, schema: { tags: ['ai'], consumes: ['multipart/form-data'] } }, async (req, reply) => {
+      const user = userOf(req);
+      const input = await readChatForm(req);
+      const wantsStream = /\btext\/event-stream\b/.test(String(req.headers.accept ?? ''));
+      if (!wantsStream) return sendChat(ctx, user.id, input);
+
+      const raw = reply.raw;
+      const stop = new AbortController();
+      let started = false;
+      const send = (e: ChatStreamEvent) => {
+        if (!raw.writableEnded && !raw.destroyed) raw.write(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
+      };
+      // The page's stop button (or a lost connection) closes the response: stop the model call.
+      raw.on('close', () => {
+        if (!raw.writableFinished) stop.abort();
+      });
+      try {
+        const result = await sendChat(ctx, user.id, input, {
+          signal: stop.signal,
+          onStart: (data) => {
+            reply.hijack();
+            const headers = { ...reply.getHeaders() } as Record<string, string | string[] | number>;
+            raw.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+            started = true;
+            send({ event: 'start', data });
+          },
+          onDelta: (text) => send({ event: 'delta', data: { text } }),
+        });
+        send({ event: 'done', data: result });
+      } catch (err) {
+        if (!started) throw err;
+        const code = llmErrorCode(err);
+        const message = errorMessage(code, requestLocale(req.headers, req.cookies));
+        send({ event: 'error', data: { success: false, code, error: message, message, credits: await balanceOf(ctx, user.id).catch(() => 0) } });
+      }
+      raw.end();
+      return reply;
+    });
+
+    app.post('/api/ai/rewrite', { config: USER, schema: { tags: ['ai'], body: RewriteRequestSchema } }, async (req) => rewritePrompt(ctx, userOf(req).id, req.body));
+
+    app.post('/api/ai/extract-prompt-from-image', { config: USER, schema: { tags: ['ai'], consumes: ['application/octet-stream', 'image/jpeg', 'image/png'] } }, async (req) => {
+      const body = req.body;
+      if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError('VALIDATION_FAILED', { message: 'image bytes expected as application/octet-stream' });
+      return extractPromptFromImage(ctx, userOf(req).id, body);
+    });
+
+    app.post('/api/seedream/auto-prompt', { config: USER, schema: { tags: ['ai'], body: AutoPromptRequestSchema } }, async (req) => autoPrompt(ctx, userOf(req).id, req.body));
+
+    app.post('/api/credit/use', { config: USER, schema: { tags: ['ai'], body: CreditUseRequestSchema } }, async (req) => confirmRewriteCharge(ctx, userOf(req).id, req.body));
+  };
+}

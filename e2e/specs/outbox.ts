@@ -1,0 +1,58 @@
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * The e2e server's outbox (`$DATA_DIR/outbox/*.eml`, decision 020): the embedded mail provider writes
+ * every message there, so the specs open the links a customer would click.
+ */
+export function outboxDir(): string {
+  const dir = process.env.E2E_DATA_DIR;
+  if (!dir) throw new Error('E2E_DATA_DIR is not set (see playwright.config.ts)');
+  return path.join(dir, 'outbox');
+}
+
+function decodePart(headers: string, body: string): string {
+  const cte = /content-transfer-encoding:\s*([\w-]+)/i.exec(headers)?.[1]?.toLowerCase();
+  if (cte === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
+  if (cte === 'quoted-printable') return Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+  return body;
+}
+
+/** The decoded text of every part of one `.eml`, and its To header. */
+function readEml(file: string): { to: string; body: string } {
+  const raw = fs.readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
+  const split = raw.indexOf('\n\n');
+  const head = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
+  const rest = raw.slice(split + 2);
+  const to = /^To:\s*(.*)$/im.exec(head)?.[1] ?? '';
+  const boundary = /boundary="?([^";\n]+)"?/i.exec(head)?.[1];
+  const body = boundary
+    ? rest
+        .split(`--${boundary}`)
+        .slice(1)
+        .map((p) => {
+          const i = p.indexOf('\n\n');
+          return i < 0 ? '' : decodePart(p.slice(0, i), p.slice(i + 2));
+        })
+        .join('\n')
+    : decodePart(head, rest);
+  return { to, body };
+}
+
+/**
+ * The newest link to `/<page>?token=…` (or `/en/<page>…`) mailed to `email`, as an absolute URL, or
+ * undefined when none has been written yet.
+ */
+export function latestMailedLink(email: string, page: 'verify-email' | 'reset-password'): string | undefined {
+  const dir = outboxDir();
+  if (!fs.existsSync(dir)) return undefined;
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse();
+  const re = new RegExp(`https?://[^\\s"<>]+/${page}\\?token=[A-Za-z0-9_.%-]+`);
+  for (const f of files) {
+    const m = readEml(path.join(dir, f));
+    if (!m.to.toLowerCase().includes(email.toLowerCase())) continue;
+    const hit = re.exec(m.body);
+    if (hit) return hit[0];
+  }
+  return undefined;
+}
