@@ -222,33 +222,44 @@ describe.each(TEST_DATABASES)('AI text tools on $name', (kind) => {
   });
 
   it('stop (the page closes the stream): text written so far is kept and charged; a stop before any text is refunded at once', async () => {
-    const u = await signUpAndLogin(t.app);
-    const base = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    /** Sends over real HTTP, reads events until `until` is seen, then aborts like the stop button. */
-    const sendAndStop = async (text: string, until: 'start' | 'delta') => {
-      const f = chatForm({ text });
-      const ctl = new AbortController();
-      const res = await fetch(`${base}/api/ai/chat`, { method: 'POST', headers: { cookie: u.cookie, accept: 'text/event-stream', ...f.headers }, body: f.payload, signal: ctl.signal });
-      const reader = res.body!.getReader();
-      let seen = '';
-      while (!seen.includes(`event: ${until}`)) seen += new TextDecoder().decode((await reader.read()).value);
-      ctl.abort();
-      return /"threadId":"([0-9a-f-]{36})"/.exec(seen)![1]!;
-    };
-    fake.script({ kind: 'stall' }); // one chunk ("Wait"), then silence
-    const threadId = await sendAndStop('tell me a long story', 'delta');
-    await expect.poll(async () => (await t.ctx.database.db.select().from(aiRequests).where(eq(aiRequests.threadId, threadId)))[0]?.status, { timeout: 1200 }).toBe('completed');
-    const msgs = (await t.app.inject({ url: `/api/ai/threads/${threadId}/messages`, headers: { cookie: u.cookie } })).json().messages;
-    expect(msgs.map((m: { role: string; text: string }) => `${m.role}:${m.text}`)).toEqual(['user:tell me a long story', 'assistant:Wait']);
-    expect(await balance(t, u.user.id)).toBe(297);
+    // Its own app with a vendor timeout of 30 s: a stop must end the request long before the timeout
+    // could, so the assertions below hold by a wide margin on a loaded CI machine too.
+    const slow = await createTestApp(kind, { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'text-model', LLM_API_KEY: 'sk-x', LLM_RETRY_BASE_MS: '5', LLM_TIMEOUT_MS: '30000', LLM_MAX_RETRIES: '1' });
+    try {
+      const u = await signUpAndLogin(slow.app);
+      const base = await slow.app.listen({ port: 0, host: '127.0.0.1' });
+      /** Sends over real HTTP, reads events until `until` is seen, then aborts like the stop button. */
+      const sendAndStop = async (text: string, until: 'start' | 'delta') => {
+        const f = chatForm({ text });
+        const ctl = new AbortController();
+        const res = await fetch(`${base}/api/ai/chat`, { method: 'POST', headers: { cookie: u.cookie, accept: 'text/event-stream', ...f.headers }, body: f.payload, signal: ctl.signal });
+        const reader = res.body!.getReader();
+        let seen = '';
+        while (!seen.includes(`event: ${until}`)) seen += new TextDecoder().decode((await reader.read()).value);
+        ctl.abort();
+        return /"threadId":"([0-9a-f-]{36})"/.exec(seen)![1]!;
+      };
+      const statusOf = async (threadId: string) => (await slow.ctx.database.db.select().from(aiRequests).where(eq(aiRequests.threadId, threadId)))[0]?.status;
 
-    fake.script({ kind: 'hang' }); // nothing ever comes; LLM_TIMEOUT_MS is 1500 ms, the stop must act sooner
-    const t0 = Date.now();
-    const second = await sendAndStop('never mind', 'start');
-    await expect.poll(async () => (await t.ctx.database.db.select().from(aiRequests).where(eq(aiRequests.threadId, second)))[0]?.status, { timeout: 1000, interval: 50 }).toBe('refunded');
-    expect(Date.now() - t0).toBeLessThan(1400);
-    expect(await balance(t, u.user.id)).toBe(297);
-    await booksBalance(t, u.user.id);
+      fake.script({ kind: 'stall' }); // one chunk ("Wait"), then silence
+      const t0 = Date.now();
+      const threadId = await sendAndStop('tell me a long story', 'delta');
+      await expect.poll(() => statusOf(threadId), { timeout: 10_000, interval: 50 }).toBe('completed');
+      expect(Date.now() - t0).toBeLessThan(15_000); // well before the 30 s vendor timeout
+      const msgs = (await slow.app.inject({ url: `/api/ai/threads/${threadId}/messages`, headers: { cookie: u.cookie } })).json().messages;
+      expect(msgs.map((m: { role: string; text: string }) => `${m.role}:${m.text}`)).toEqual(['user:tell me a long story', 'assistant:Wait']);
+      expect(await balance(slow, u.user.id)).toBe(297);
+
+      fake.script({ kind: 'hang' }); // nothing ever comes; only the stop can end this request in time
+      const t1 = Date.now();
+      const second = await sendAndStop('never mind', 'start');
+      await expect.poll(() => statusOf(second), { timeout: 10_000, interval: 50 }).toBe('refunded');
+      expect(Date.now() - t1).toBeLessThan(15_000);
+      expect(await balance(slow, u.user.id)).toBe(297);
+      await booksBalance(slow, u.user.id);
+    } finally {
+      await slow.close();
+    }
   });
 
   it('refuses bad input with the catalogue message, before any vendor call, and changes nothing', async () => {
