@@ -150,9 +150,13 @@ test('edit with two references and a mask: uploads, runs with Ctrl+Enter, shows 
 
   // My Page's Image Edit tab lists the result
   await page.setViewportSize({ width: 1440, height: 1000 });
+  const tabRead = page.waitForResponse((r) => r.url().includes('/api/seedream/history?grouped=1&status=completed'));
   await page.goto('/mypage');
   await page.getByTestId('mypage-history-tab-imageEdit').click();
   await expect(page.getByTestId('mypage-history-imageEdit')).toBeVisible();
+  expect((await tabRead).status()).toBe(200); // 001 §7: the tab reads the image-edit history
+  await expect(page.getByTestId('mypage-history-imageEdit').getByTestId('mypage-history-item')).toHaveCount(1);
+  await expect(page.getByTestId('mypage-history-imageEdit').getByTestId('mypage-history-item').locator('img')).toBeVisible();
   await top(page);
   await shot(page, 'image-edit-mypage-ko-1440');
 });
