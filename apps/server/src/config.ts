@@ -196,6 +196,8 @@ const EnvSchema = z.object({
   LLM_RETRY_BASE_MS: z.coerce.number().int().min(0).default(500),
   /** Chat sends cost AI_COSTS.chat credits (002 §4, §9); false = free ("beta"). */
   AI_CHAT_CHARGE_ENABLED: bool.default(true),
+  /** Vendor-calling AI requests (chat, rewrite, extract, auto prompt) one user may start per minute, all together. */
+  AI_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(30),
   /** The operator's business details, shown by the footer and the legal pages (GET /api/site-info). */
   COMPANY_NAME: z.string().optional(),
   COMPANY_CEO: z.string().optional(),
@@ -401,7 +403,7 @@ export interface AppConfig {
   /** Outgoing mail (decision 020): SMTP when smtpUrl is set, else the outbox folder. */
   mail: { smtpUrl?: string; from: string };
   /** The language model (null model = not configured) and the chat charge switch (decision 022). */
-  llm: { baseUrl: string; apiKey?: string; model: string | null; visionModel: string | null; timeoutMs: number; maxRetries: number; retryBaseMs: number; chatChargeEnabled: boolean };
+  llm: { baseUrl: string; apiKey?: string; model: string | null; visionModel: string | null; timeoutMs: number; maxRetries: number; retryBaseMs: number; chatChargeEnabled: boolean; requestsPerMinute: number };
   moderation: { enabled: boolean; threshold: number };
   /** Public business details (unset = null: the page says the operator has yet to fill them in). */
   site: {
@@ -514,6 +516,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       maxRetries: e.LLM_MAX_RETRIES,
       retryBaseMs: e.LLM_RETRY_BASE_MS,
       chatChargeEnabled: e.AI_CHAT_CHARGE_ENABLED,
+      requestsPerMinute: e.AI_REQUESTS_PER_MINUTE,
     },
     moderation: { enabled: e.NSFW_SCREENING, threshold: e.NSFW_THRESHOLD },
     site: {

@@ -59,6 +59,13 @@ export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // (the bytes are sniffed, never trusted by their label).
     app.addContentTypeParser(['application/octet-stream', 'image/jpeg', 'image/png'], { parseAs: 'buffer', bodyLimit: AI_LIMITS.extractMaxBytes }, (_req, body, done) => done(null, body));
     const USER = { access: 'user' as const };
+    // Each of these calls a paid vendor, and rewrite / extract are free to the user until confirmed, so
+    // one user's calls are limited together (per minute, on the shared database store: every process
+    // counts them). Runs after the session check (preHandler), keyed by the user, not the address.
+    const VENDOR_CALL = {
+      ...USER,
+      rateLimit: { max: ctx.config.llm.requestsPerMinute, timeWindow: 60_000, hook: 'preHandler' as const, keyGenerator: (req: FastifyRequest) => `ai:user:${userOf(req).id}` },
+    };
 
     app.get('/api/ai/threads', { config: USER, schema: { tags: ['ai'], querystring: ThreadListQuerySchema } }, async (req) => listThreads(ctx, userOf(req).id, req.query));
 
@@ -78,7 +85,7 @@ export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       configured: ctx.llm !== null,
     }));
 
-    app.post('/api/ai/chat', { config: USER, schema: { tags: ['ai'], consumes: ['multipart/form-data'] } }, async (req, reply) => {
+    app.post('/api/ai/chat', { config: VENDOR_CALL, schema: { tags: ['ai'], consumes: ['multipart/form-data'] } }, async (req, reply) => {
       const user = userOf(req);
       const input = await readChatForm(req);
       const wantsStream = /\btext\/event-stream\b/.test(String(req.headers.accept ?? ''));
@@ -117,15 +124,15 @@ export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return reply;
     });
 
-    app.post('/api/ai/rewrite', { config: USER, schema: { tags: ['ai'], body: RewriteRequestSchema } }, async (req) => rewritePrompt(ctx, userOf(req).id, req.body));
+    app.post('/api/ai/rewrite', { config: VENDOR_CALL, schema: { tags: ['ai'], body: RewriteRequestSchema } }, async (req) => rewritePrompt(ctx, userOf(req).id, req.body));
 
-    app.post('/api/ai/extract-prompt-from-image', { config: USER, schema: { tags: ['ai'], consumes: ['application/octet-stream', 'image/jpeg', 'image/png'] } }, async (req) => {
+    app.post('/api/ai/extract-prompt-from-image', { config: VENDOR_CALL, schema: { tags: ['ai'], consumes: ['application/octet-stream', 'image/jpeg', 'image/png'] } }, async (req) => {
       const body = req.body;
       if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError('VALIDATION_FAILED', { message: 'image bytes expected as application/octet-stream' });
       return extractPromptFromImage(ctx, userOf(req).id, body);
     });
 
-    app.post('/api/seedream/auto-prompt', { config: USER, schema: { tags: ['ai'], body: AutoPromptRequestSchema } }, async (req) => autoPrompt(ctx, userOf(req).id, req.body));
+    app.post('/api/seedream/auto-prompt', { config: VENDOR_CALL, schema: { tags: ['ai'], body: AutoPromptRequestSchema } }, async (req) => autoPrompt(ctx, userOf(req).id, req.body));
 
     app.post('/api/credit/use', { config: USER, schema: { tags: ['ai'], body: CreditUseRequestSchema } }, async (req) => confirmRewriteCharge(ctx, userOf(req).id, req.body));
   };

@@ -262,6 +262,37 @@ describe.each(TEST_DATABASES)('AI text tools on $name', (kind) => {
     }
   });
 
+  it('limits the vendor calls one user starts per minute, all AI routes together, counted exactly under a parallel burst', async () => {
+    const limited = await createTestApp(kind, { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'text-model', LLM_API_KEY: 'sk-x', LLM_RETRY_BASE_MS: '5', AI_REQUESTS_PER_MINUTE: '5' });
+    try {
+      const u = await signUpAndLogin(limited.app);
+      const other = await signUpAndLogin(limited.app);
+      const rewrite = (cookie: string, lang = 'en') =>
+        limited.app.inject({ method: 'POST', url: '/api/ai/rewrite', headers: { cookie, 'accept-language': lang }, payload: { userPrompt: 'brighter', currentPrompt: 'a cat' } });
+      const before = fake.requests.length;
+      const burst = await Promise.all(Array.from({ length: 12 }, () => rewrite(u.cookie)));
+      expect(burst.filter((r) => r.statusCode === 200)).toHaveLength(5);
+      const refused = burst.filter((r) => r.statusCode !== 200);
+      expect(refused).toHaveLength(7);
+      for (const r of refused) {
+        expect(r.statusCode).toBe(429);
+        expect(r.json()).toMatchObject({ success: false, code: 'RATE_LIMITED' });
+        expect(Number(r.headers['retry-after'])).toBeGreaterThan(0);
+      }
+      expect(fake.requests.length - before).toBe(5); // a refused call never reaches the vendor
+      // the limit is shared by the AI routes, and the message is in the caller's language
+      const form = chatForm({ text: 'hi' });
+      const chat = await limited.app.inject({ method: 'POST', url: '/api/ai/chat', headers: { cookie: u.cookie, 'accept-language': 'ko', ...form.headers }, payload: form.payload });
+      expect(chat.statusCode).toBe(429);
+      expect(chat.json().error).toMatch(/[가-힣]/);
+      expect(await balance(limited, u.user.id)).toBe(300 - 5 * 3); // the 5 rewrites that ran (3 each); nothing for a refused call
+      // another user is not affected
+      expect((await rewrite(other.cookie)).statusCode).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it('refuses bad input with the catalogue message, before any vendor call, and changes nothing', async () => {
     const u = await signUpAndLogin(t.app);
     const cases: [() => Promise<{ statusCode: number; json(): { code: string; error: string } }>, number, string, string][] = [
