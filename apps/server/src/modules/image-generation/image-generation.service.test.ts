@@ -207,6 +207,44 @@ describe.each(TEST_DATABASES)('image generation on Kling ($name)', (kind) => {
     expect(rows).toHaveLength(3);
   }, 40_000);
 
+  it('Idempotency-Key with a reference file: parallel and later retries answer the first job, charged and stored once; another body is 422', async () => {
+    const { cookie, user } = await signUpAndLogin(t.app);
+    // 300 credits − 285 leaves exactly one 15-credit run: a retry must not be refused for the credits the first run spent
+    await spend(t.ctx.database.db, { userId: user.id, amount: 285, reason: 'test', idempotencyKey: `test-drain-${user.id}` });
+    const ref = { name: 'ref.jpg', type: 'image/jpeg', bytes: await makeJpeg(500, 600) };
+    const fields = { prompt: 'a man in a blue suit', num_images: '1', aspect_ratio: '3x4' };
+    const send = (f: Record<string, string>, key: string, file = ref) => {
+      const mp = generationBody(f, file);
+      return t.app.inject({ method: 'POST', url: '/api/kling/image-generation', headers: { cookie, 'idempotency-key': key, ...mp.headers }, payload: mp.payload });
+    };
+    const burst = await Promise.all(Array.from({ length: 6 }, () => send(fields, 'gen-key-1')));
+    for (const r of burst) expect(r.statusCode, r.body).toBe(202);
+    const taskIds = new Set(burst.map((r) => r.json().taskId));
+    expect(taskIds.size).toBe(1);
+    expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(0);
+    const [taskId] = [...taskIds];
+    expect((await finalStatus(cookie, taskId!)).status).toBe('completed');
+    // a later retry (balance now 0) still answers the same job, not INSUFFICIENT_CREDITS
+    const later = await send(fields, 'gen-key-1');
+    expect(later.statusCode, later.body).toBe(202);
+    expect(later.json()).toMatchObject({ taskId, cost: 15, credits: 0 });
+    // the same key with another prompt or another file is refused, in the caller's language
+    const otherPrompt = await send({ ...fields, prompt: 'a woman in a red coat' }, 'gen-key-1');
+    expect(otherPrompt.statusCode).toBe(422);
+    expect(otherPrompt.json().code).toBe('IDEMPOTENCY_KEY_REUSED');
+    const otherFile = await send(fields, 'gen-key-1', { ...ref, bytes: await makeJpeg(520, 600) });
+    expect(otherFile.json().code).toBe('IDEMPOTENCY_KEY_REUSED');
+    // one job, one charge, and one stored reference: the retries left no file behind
+    expect(await t.ctx.database.db.select().from(images).where(eq(images.userId, user.id))).toHaveLength(1);
+    const refs = await t.ctx.database.db.select().from(uploads).where(and(eq(uploads.userId, user.id), eq(uploads.kind, 'kling-ref')));
+    expect(refs).toHaveLength(1);
+    expect(await t.ctx.storage.exists(refs[0]!.key)).toBe(true);
+    expect((await ledgerSums(t.ctx.database.db, user.id)).total).toBe(0);
+    // a new key with no credits left: refused, and its reference is not kept
+    expect((await send(fields, 'gen-key-2')).json().code).toBe('INSUFFICIENT_CREDITS');
+    expect(await t.ctx.database.db.select().from(uploads).where(and(eq(uploads.userId, user.id), eq(uploads.kind, 'kling-ref')))).toHaveLength(1);
+  }, 40_000);
+
   it('refuses bad input with a clear message in ko and en, storing and charging nothing', async () => {
     const { cookie, user } = await signUpAndLogin(t.app);
     const jpeg = await makeJpeg(400, 400);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import sharp from 'sharp';
 import {
   IMAGE_GENERATION,
@@ -6,13 +7,16 @@ import {
   imageGenerationCost,
   type ImageGenerationCreated,
 } from '@dewy/contracts';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import { images } from '../../db/schema';
+import { ownedKeyFromUrl } from '../images/image-urls';
 import { AppError } from '../../lib/app-error';
 import { getBalance } from '../credits/credits.service';
 import { bannedKeywords } from '../settings/settings.service';
-import { createToolJob } from '../tool-jobs/tool-jobs.service';
+import { createToolJob, replayIdempotentJob, requestFingerprint } from '../tool-jobs/tool-jobs.service';
 import { sniffImageType } from '../uploads/image-inspect';
-import { storeDirectUpload } from '../uploads/uploads.service';
+import { discardDirectUpload, storeDirectUpload } from '../uploads/uploads.service';
 import { imageGenerationTool } from './image-generation.tool';
 
 /** The multipart file field of the reference image (002 §3). */
@@ -68,10 +72,30 @@ export async function startGeneration(
           })
       : file.bytes;
   }
+  // A retry under the same Idempotency-Key answers the first job before anything is stored or its
+  // balance (already spent by the first request) is checked; the file is fingerprinted by its bytes.
+  const requestHash = requestFingerprint({ prompt, num_images, aspect_ratio, reference: hasFile ? createHash('sha256').update(file.bytes).digest('hex') : null });
+  const replay = await replayIdempotentJob(ctx, imageGenerationTool, userId, opts.idempotencyKey, requestHash);
+  if (replay) return { success: true, status: replay.status, taskId: replay.jobId, images: [], partial: false, cost: replay.cost, credits: replay.credits };
+
   const cost = imageGenerationCost(num_images);
   if ((await getBalance(ctx.database.db, userId)).total < cost) throw new AppError('INSUFFICIENT_CREDITS');
 
   const reference = referenceBytes ? (await storeDirectUpload(ctx, userId, referenceBytes, 'kling-ref')).imageUrl : null;
-  const job = await createToolJob(ctx, imageGenerationTool, userId, { prompt, num_images, aspect_ratio, reference }, opts);
+  let job: Awaited<ReturnType<typeof createToolJob>>;
+  try {
+    job = await createToolJob(ctx, imageGenerationTool, userId, { prompt, num_images, aspect_ratio, reference }, { ...opts, requestHash });
+  } catch (err) {
+    if (reference) await discardDirectUpload(ctx, userId, reference); // refused (e.g. credits spent meanwhile): keep no file
+    throw err;
+  }
+  // A parallel request under the same key won the race: this one's reference is not the job's.
+  if (reference && opts.idempotencyKey && !(await jobUsesReference(ctx, userId, job.imageId, reference))) await discardDirectUpload(ctx, userId, reference);
   return { success: true, status: job.status, taskId: job.jobId, images: [], partial: false, cost: job.cost, credits: job.credits };
+}
+
+/** Whether the job row `imageId` was made with this reference (false for another request's job). */
+async function jobUsesReference(ctx: AppContext, userId: number, imageId: number, reference: string): Promise<boolean> {
+  const [row] = await ctx.database.db.select({ originalKey: images.originalKey }).from(images).where(eq(images.id, imageId));
+  return row?.originalKey === ownedKeyFromUrl(ctx, userId, reference);
 }

@@ -34,6 +34,34 @@ function replayAnswer(prior: typeof images.$inferSelect, requestHash: string, cr
   return { success: true, jobId: prior.jobId, imageId: prior.id, status: prior.status, cost: prior.cost, credits };
 }
 
+/** The key a tool's spend and job row carry for the caller's Idempotency-Key (scoped to tool and user). */
+function idempotentSpendKey(tool: { jobName: string }, userId: number, idempotencyKey: string): string {
+  return `${tool.jobName}:${userId}:${sha256Hex(idempotencyKey).slice(0, 32)}`;
+}
+
+/**
+ * A request's fingerprint for idempotency (sha256 hex of its canonical JSON: key order does not
+ * matter). A tool whose request carries a file fingerprints the file's bytes (their sha256), not where
+ * it was stored, so that a retry of the same request matches.
+ */
+export function requestFingerprint(value: unknown): string {
+  return sha256Hex(canonicalJson(value));
+}
+
+/**
+ * The answer to a retried request: when the caller's Idempotency-Key already started a job of this
+ * tool, that job (nothing charged again), else null. Call it before any work that a retry must not
+ * repeat (storing a file, checking the balance that the first request already spent).
+ * @param requestHash the request's {@link requestFingerprint}
+ * @throws AppError IDEMPOTENCY_KEY_REUSED when the key started a job with another request
+ */
+export async function replayIdempotentJob(ctx: AppContext, tool: { jobName: string }, userId: number, idempotencyKey: string | undefined, requestHash: string): Promise<ToolJobCreated | null> {
+  if (!idempotencyKey) return null;
+  const db = ctx.database.db;
+  const prior = (await db.select().from(images).where(eq(images.spendKey, idempotentSpendKey(tool, userId, idempotencyKey))))[0];
+  return prior ? replayAnswer(prior, requestHash, (await getBalance(db, userId)).total) : null;
+}
+
 /**
  * Starts a paid job of any tool (GUIDE §3): the kernel's one path from a validated request to a queued
  * job. It resolves the input's image to a confirmed upload of the caller (FORBIDDEN / NOT_FOUND
@@ -44,6 +72,8 @@ function replayAnswer(prior: typeof images.$inferSelect, requestHash: string, cr
  * Idempotency-Key (optional): the key is scoped to the user and the tool and remembered for as long
  * as the job's row and ledger entry exist (today: for good). The same key with the same body answers
  * the first job without charging again; with another body it answers 422 IDEMPOTENCY_KEY_REUSED [Stripe].
+ * `opts.requestHash` replaces the fingerprint of `input` when the request as sent differs from the
+ * input (a file stored under a fresh key each time): see {@link requestFingerprint}.
  *
  * @param input the request input as the tool's schema parsed it
  * @throws AppError FORBIDDEN, NOT_FOUND, INSUFFICIENT_CREDITS, IDEMPOTENCY_KEY_REUSED and the tool's own codes
@@ -53,17 +83,13 @@ export async function createToolJob<S extends z.ZodType>(
   tool: ToolDefinition<S>,
   userId: number,
   input: z.infer<S>,
-  opts: { idempotencyKey?: string } = {},
+  opts: { idempotencyKey?: string; requestHash?: string } = {},
 ): Promise<ToolJobCreated> {
   const db = ctx.database.db;
-  const requestHash = sha256Hex(canonicalJson(input));
-  const spendKey = opts.idempotencyKey
-    ? `${tool.jobName}:${userId}:${sha256Hex(opts.idempotencyKey).slice(0, 32)}`
-    : `${tool.jobName}:${userId}:${randomUUID()}`;
-  if (opts.idempotencyKey) {
-    const prior = (await db.select().from(images).where(eq(images.spendKey, spendKey)))[0];
-    if (prior) return replayAnswer(prior, requestHash, (await getBalance(db, userId)).total);
-  }
+  const requestHash = opts.requestHash ?? requestFingerprint(input);
+  const spendKey = opts.idempotencyKey ? idempotentSpendKey(tool, userId, opts.idempotencyKey) : `${tool.jobName}:${userId}:${randomUUID()}`;
+  const replay = await replayIdempotentJob(ctx, tool, userId, opts.idempotencyKey, requestHash);
+  if (replay) return replay;
 
   await assertNotInMaintenance(ctx);
   const imageUrl = tool.imageUrlOf(input);

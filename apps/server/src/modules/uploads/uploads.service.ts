@@ -7,7 +7,7 @@ import type { AppContext } from '../../context';
 import { uploads, users, type UploadRow } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
-import { userPrefix, viewUrl } from '../images/image-urls';
+import { ownedKeyFromUrl, userPrefix, viewUrl } from '../images/image-urls';
 import { prepareOriginal, type PreparedOriginal } from './image-reencode';
 
 /**
@@ -72,6 +72,22 @@ export async function storeDirectUpload(ctx: AppContext, userId: number, bytes: 
     throw err;
   }
   return uploadResponse(ctx, key, prepared.width, prepared.height);
+}
+
+/**
+ * Removes an upload that {@link storeDirectUpload} stored for a request that then did not start a job
+ * (refused, or answered by an earlier job under the same Idempotency-Key): its row and its object, so
+ * no file is left behind. Best effort: a failure is logged, never thrown over the request's own answer.
+ * @param imageUrl the `imageUrl` storeDirectUpload returned
+ */
+export async function discardDirectUpload(ctx: AppContext, userId: number, imageUrl: string): Promise<void> {
+  try {
+    const key = ownedKeyFromUrl(ctx, userId, imageUrl);
+    await ctx.database.db.delete(uploads).where(and(eq(uploads.userId, userId), eq(uploads.key, key)));
+    await ctx.storage.delete(key);
+  } catch (err) {
+    ctx.log.warn({ err, userId }, 'could not discard an unused upload');
+  }
 }
 
 /**
