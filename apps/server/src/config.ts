@@ -111,6 +111,8 @@ const EnvSchema = z.object({
   RUNPOD_FACE_EDIT_ENDPOINT_URL: z.string().url().optional(),
   MODELS_DIR: z.string().default('data/models'),
   ENGINE_THREADS: z.coerce.number().int().min(1).default(1),
+  /** Start the local engine with the queue workers and ready it (models, both SR tile workers) before the first job; default on except under NODE_ENV=test. */
+  ENGINE_WARMUP: bool.optional(),
   /** Run queue workers inside the API process (the embedded default). */
   RUN_WORKERS: bool.default(true),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(1),
@@ -380,7 +382,7 @@ export interface AppConfig {
     s3: { bucket?: string; region: string; endpoint?: string; accessKeyId?: string; secretAccessKey?: string; forcePathStyle: boolean };
     cdnDomain?: string;
   };
-  engine: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string; runpodApiKey?: string; runpodPollIntervalMs: number; modelsDir: string; threads: number };
+  engine: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string; runpodApiKey?: string; runpodPollIntervalMs: number; modelsDir: string; threads: number; warmUp: boolean };
   faceEdit: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string };
   workers: { inProcess: boolean; concurrency: number; jobTimeoutSeconds: number };
   /** `imageGenerationConfigured`: the flag of 000 §7 — true when Kling is configured (002 §2). */
@@ -488,6 +490,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       runpodPollIntervalMs: e.RUNPOD_POLL_INTERVAL_MS,
       modelsDir: abs(e.MODELS_DIR),
       threads: e.ENGINE_THREADS,
+      warmUp: e.ENGINE_WARMUP ?? e.NODE_ENV !== 'test',
     },
     faceEdit: { kind: e.FACE_EDIT_ENGINE, runpodEndpointUrl: e.RUNPOD_FACE_EDIT_ENDPOINT_URL },
     workers: { inProcess: e.RUN_WORKERS, concurrency: e.WORKER_CONCURRENCY, jobTimeoutSeconds: e.JOB_TIMEOUT_SECONDS },

@@ -4,7 +4,7 @@ import { Piscina } from 'piscina';
 import type { RetouchOptions, RetouchResult } from '../engine-types';
 import type { FaceEditOptions, FaceEditResult } from '../engine-types';
 import type { NsfwScores } from '../nsfw/nsfw-classifier';
-import type { EngineTask, FaceEditTaskResult, RetouchTaskResult } from './engine-worker';
+import type { EngineTask, EngineWorkerData, FaceEditTaskResult, RetouchTaskResult } from './engine-worker';
 
 type Progress = (stage: string, fraction: number) => void;
 
@@ -40,7 +40,7 @@ function copyOf(b: Buffer): Uint8Array {
  * so more workers on a 2-core machine only add memory (each holds its own models, ~300–500 MB peak per
  * job). One worker starts at once and loads the face models; extra workers exit after 5 idle minutes.
  */
-export function createEnginePool(config: { modelsDir?: string; threads?: number }): EnginePool {
+export function createEnginePool(config: { modelsDir?: string; threads?: number; warmUpSr?: boolean }): EnginePool {
   const threads = Math.max(1, Math.min(config.threads ?? 1, os.availableParallelism()));
   const piscina = new Piscina({
     filename: new URL('./engine-worker.mjs', import.meta.url).href,
@@ -48,6 +48,8 @@ export function createEnginePool(config: { modelsDir?: string; threads?: number 
     maxThreads: threads,
     idleTimeout: 5 * 60_000,
     concurrentTasksPerWorker: 1,
+    // read by each worker at start: what to load ahead of the first job (engine-worker.ts)
+    workerData: { modelsDir: config.modelsDir, warmUpSr: config.warmUpSr ?? false } satisfies EngineWorkerData,
   });
   // A worker that dies outside a task (e.g. fails to load) is reported here; without a listener Node
   // would crash the whole server on the 'error' event. Running tasks still reject on their own.

@@ -1,15 +1,27 @@
-import type { MessagePort } from 'node:worker_threads';
+import { workerData, type MessagePort } from 'node:worker_threads';
 import type { RetouchOptions, RetouchResult } from '../engine-types';
 import { warmUpFaceModels } from '../face/face-analysis';
 import type { FaceEditOptions, FaceEditResult } from '../engine-types';
 import { faceEditImage } from '../inpaint/face-edit';
 import { warmUpPersonMatte } from '../mask/person-matte';
 import { retouchImage } from '../retouch-pipeline';
+import { warmUpSuperResolution } from '../sr/super-resolution';
 import { classifyNsfw, type NsfwScores } from '../nsfw/nsfw-classifier';
 
-// Load the face models (then the selfie matte model) as soon as the worker starts so the first job does
-// not pay ~1–2 s for it.
-warmUpFaceModels().then(warmUpPersonMatte).catch(() => undefined);
+/** What the pool tells each worker at start (Piscina `workerData`). */
+export interface EngineWorkerData {
+  modelsDir?: string;
+  /** Also ready super-resolution: both SR tile workers run one full-size tile (decision 019). */
+  warmUpSr?: boolean;
+}
+
+// Load the face models (then the selfie matte model, then, when asked, the SR sessions) as soon as the
+// worker starts so the first job does not pay for it (~1–2 s for the models, ~2.3 s for cold SR).
+const startData = (workerData ?? {}) as EngineWorkerData;
+warmUpFaceModels()
+  .then(warmUpPersonMatte)
+  .then(() => (startData.warmUpSr ? warmUpSuperResolution(startData.modelsDir) : false))
+  .catch(() => undefined);
 
 /** A retouch job (the pool's original task; `kind` may be omitted). */
 export interface RetouchTask {

@@ -40,6 +40,11 @@ export class SrTilePool {
 
   constructor(readonly size: number) {}
 
+  /** Workers started so far (0 … size). */
+  get started(): number {
+    return this.slots.length;
+  }
+
   /** Runs one tile on the next free worker; rejects with `SR_FAILED: …` when the model fails. */
   run(task: SrTileTask): Promise<SrTileResult> {
     return new Promise((resolve, reject) => {

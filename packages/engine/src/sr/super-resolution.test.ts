@@ -9,7 +9,8 @@ import { retouchImage } from '../retouch-pipeline';
 import { fromHalf, toHalf } from './half-float';
 import { locateModel } from './model-registry';
 import { planTiles } from './onnx-upscaler';
-import { resizeToOutput } from './super-resolution';
+import { resizeToOutput, warmUpSuperResolution } from './super-resolution';
+import { defaultSrWorkers, srTilePool } from './sr-tile-pool';
 
 /** PSNR in dB between two same-size RGB images. */
 function psnr(a: RgbImage, b: RgbImage): number {
@@ -103,3 +104,12 @@ describe('SR at full detail', () => {
     expect(max).toBeLessThanOrEqual(16);
   }, 60_000);
 })
+
+describe('SR warm-up', () => {
+  it('starts every tile worker with a full-size tile when the model is there, and is a no-op without it', async () => {
+    expect(await warmUpSuperResolution(path.join(os.tmpdir(), 'no-models-here'))).toBe(false);
+    if (!(await locateModel('lsdir-compact-c3', TEST_MODELS_DIR))) return; // the fallback path needs no warm-up
+    expect(await warmUpSuperResolution(TEST_MODELS_DIR)).toBe(true);
+    expect(srTilePool().started).toBe(defaultSrWorkers());
+  }, 60_000);
+});

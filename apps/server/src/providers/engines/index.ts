@@ -23,7 +23,7 @@ export function createFaceEditEngine(config: AppConfig, pool?: LocalPool): FaceE
 
 /** The worker-pool settings of the local engines. */
 export function localPoolConfig(config: AppConfig) {
-  return { modelsDir: config.engine.modelsDir, threads: config.engine.threads };
+  return { modelsDir: config.engine.modelsDir, threads: config.engine.threads, warmUpSr: config.engine.warmUp };
 }
 
 /** RunPod settings shared by every tool's endpoint (key, job timeout, poll interval, URL base). */

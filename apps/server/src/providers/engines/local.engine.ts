@@ -20,6 +20,7 @@ export function createLocalEngine(cfg: { modelsDir: string; threads: number }, p
       const r = await (await pool.get()).run(input.imageBytes, engineOptions(input.input), signal, onProgress);
       return { bytes: r.bytes, format: r.format, width: r.width, height: r.height, meta: { ...r.meta } };
     },
+    warmUp: () => pool.warmUp(),
     close: () => pool.release(),
   };
 }
@@ -31,17 +32,22 @@ export function createLocalEngine(cfg: { modelsDir: string; threads: number }, p
  */
 export interface LocalPool {
   get(): Promise<Pool>;
+  /** Starts the pool now (its worker loads the models and readies SR) instead of on the first job. */
+  warmUp(): void;
   acquire(): void;
   release(): Promise<void>;
 }
 
 /** A lazily started pool for `cfg` (see LocalPool). */
-export function createLocalPool(cfg: { modelsDir: string; threads: number }): LocalPool {
+export function createLocalPool(cfg: { modelsDir: string; threads: number; warmUpSr?: boolean }): LocalPool {
   let pool: Promise<Pool> | undefined;
   let users = 0;
   return {
     get: () =>
-      (pool ??= import('@dewy/engine').then((m) => m.createEnginePool({ modelsDir: cfg.modelsDir, threads: cfg.threads }))),
+      (pool ??= import('@dewy/engine').then((m) => m.createEnginePool({ modelsDir: cfg.modelsDir, threads: cfg.threads, warmUpSr: cfg.warmUpSr }))),
+    warmUp() {
+      void this.get().catch(() => undefined);
+    },
     acquire() {
       users++;
     },

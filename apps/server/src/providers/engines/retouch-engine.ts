@@ -38,5 +38,7 @@ export interface RetouchEngine {
   readonly name: string;
   /** Runs the job to the end; rejects on failure or when `signal` aborts. */
   run(input: RetouchEngineInput, signal?: AbortSignal, onProgress?: EngineProgress): Promise<RetouchEngineResult>;
+  /** Readies the engine ahead of the first job (models loaded, SR warmed); returns at once. Optional. */
+  warmUp?(): void;
   close(): Promise<void>;
 }
