@@ -1,5 +1,6 @@
 import sharp, { type Metadata } from 'sharp';
 import type { RetouchEngine, RetouchEngineInput, RetouchEngineResult, RetouchJobInput } from './retouch-engine';
+import { abortableSleep } from '../../lib/abortable-sleep';
 
 /**
  * Retouch on a RunPod serverless endpoint (GUIDE §1 "remote GPU workers", §3 step 3), through RunPod's
@@ -297,21 +298,4 @@ function errorText(e: unknown): string | undefined {
   return undefined;
 }
 
-/** Waits `ms`, or rejects with the signal's reason as soon as it aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
+const sleep = (ms: number, signal: AbortSignal): Promise<void> => abortableSleep(ms, signal);

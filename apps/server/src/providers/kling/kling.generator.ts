@@ -5,6 +5,7 @@ import type { KlingConfig } from '../../config';
 import { AppError } from '../../lib/app-error';
 import { sniffImageType } from '../../modules/uploads/image-inspect';
 import type { GeneratedImage, GenerationRequest, GenerationResult, ImageGenerator } from './image-generator';
+import { abortableSleep } from '../../lib/abortable-sleep';
 
 /**
  * The Kling adapter (issue 16, decision 024), built on Kling's documented API:
@@ -66,21 +67,7 @@ export function mapKlingError(http: number, code: number | null): { code: ErrorC
 /** Words of a failed task's `task_status_msg` that mean the platform's content risk control refused it. */
 const SAFETY_WORDS = /risk|safety|sensitive|policy|nsfw|inappropriate|violat/i;
 
-/** Waits `ms`, rejecting with the signal's reason when it is aborted first. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason)));
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
+const sleep = (ms: number, signal: AbortSignal): Promise<void> => abortableSleep(ms, signal);
 
 /** Creates the Kling image generator for `cfg` (KLING_* settings). */
 export function createKlingGenerator(cfg: KlingConfig): ImageGenerator {

@@ -1,4 +1,5 @@
 import { LlmError, type LlmCallOptions, type LlmMessage, type LlmProvider } from './llm-provider';
+import { abortableSleep } from '../../lib/abortable-sleep';
 
 /** Settings of the OpenAI-compatible adapter (config.llm). */
 export interface OpenAiCompatibleOptions {
@@ -55,19 +56,7 @@ function refusalIn(body: unknown): boolean {
   return Boolean(err && (REFUSAL_CODES.has(String(err.code)) || REFUSAL_CODES.has(String(err.type))));
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    if (signal?.aborted) return reject(new LlmError('aborted', 'aborted'));
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(new LlmError('aborted', 'aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> => abortableSleep(ms, signal, () => new LlmError('aborted', 'aborted'));
 
 /**
  * The OpenAI-compatible chat-completions adapter (`POST {baseUrl}/chat/completions`), for OpenAI, Azure

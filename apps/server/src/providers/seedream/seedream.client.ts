@@ -1,4 +1,5 @@
 import sharp, { type Metadata } from 'sharp';
+import { abortableSleep } from '../../lib/abortable-sleep';
 
 /**
  * Image generation/edit on BytePlus ModelArk Seedream (issue 16, decision 023), through the documented
@@ -80,20 +81,7 @@ export function modelSupportsSeed(model: string): boolean {
   return /seedream-3-0|seededit/i.test(model);
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
-    const t = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(t);
-      reject(signal.reason as Error);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}
+const sleep = (ms: number, signal: AbortSignal): Promise<void> => abortableSleep(ms, signal);
 
 /** Retry-After in ms (seconds or an HTTP date); 0 when absent. */
 function retryAfterMs(h: string | null): number {
