@@ -10,6 +10,8 @@ ALTER TABLE "users" ALTER COLUMN "last_login_at" SET NOT NULL;
 --> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "dormancy_notice_at" timestamp with time zone;
 --> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "dormancy_notice_sent_at" timestamp with time zone;
+--> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "dormant_at" timestamp with time zone;
 --> statement-breakpoint
 CREATE INDEX "users_last_login_idx" ON "users" USING btree ("last_login_at") WHERE "dormant_at" IS NULL AND "deleted_at" IS NULL;

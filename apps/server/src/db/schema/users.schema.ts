@@ -41,8 +41,13 @@ export const users = pgTable(
      * account is dormant or notified. Migration 0014 filled it from each account's newest session.
      */
     lastLoginAt: timestamp('last_login_at', { withTimezone: true }).notNull().defaultNow(),
-    /** When the dormancy notice was mailed for the current stretch without sign-in; cleared by a sign-in. */
+    /**
+     * When the dormancy notice for the current stretch without sign-in was claimed by a job run (a claim
+     * without `dormancy_notice_sent_at` for an hour is taken again); cleared by a sign-in.
+     */
     dormancyNoticeAt: timestamp('dormancy_notice_at', { withTimezone: true }),
+    /** When that notice was sent: dormancy counts its 30 days from here. Cleared by a sign-in. */
+    dormancyNoticeSentAt: timestamp('dormancy_notice_sent_at', { withTimezone: true }),
     /** Dormant since (terms §14, decision 027): no sign-in for a year; cleared by the next sign-in. */
     dormantAt: timestamp('dormant_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,5 +1,5 @@
 import { DORMANCY_RULES } from '@dewy/contracts';
-import { and, eq, isNotNull, isNull, lte, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { AppServices } from '../../context';
 import { subscriptions, users } from '../../db/schema';
 import { dormancyNoticeMail, mailDate } from '../../providers/mail/templates';
@@ -13,6 +13,9 @@ import { siteLink } from './account-services';
  */
 
 export type DormancyServices = Pick<AppServices, 'config' | 'database' | 'mail' | 'log'>;
+
+/** A notice claimed this long ago and not marked sent belongs to a run that died mid-send: it is taken again. */
+const STALE_CLAIM_MS = 3600_000;
 
 /**
  * Accounts the rule applies to: not deleted, no deletion pending, and not a paying customer: on the
@@ -31,10 +34,11 @@ const subjectToDormancy = and(
  * 1. Notice: an account without a sign-in for a year less 30 days (DORMANCY_RULES.inactiveMs − noticeMs,
  *    i.e. 335 days) and not yet notified is mailed once, in its language (`users.locale`), with the day
  *    it becomes dormant. The notice is claimed (`dormancy_notice_at`, conditional update) before the
- *    send, so concurrent runs mail once; a failed send clears the claim and the next run retries. A
- *    worker dying between claim and send loses that notice (at most once); the account then still
- *    becomes dormant 30 days later, as it would have.
- * 2. Dormant: an account without a sign-in for a year whose notice went out at least 30 days ago gets
+ *    send, so concurrent runs mail once, and marked sent (`dormancy_notice_sent_at`) after it; a failed
+ *    send clears the claim and the next run retries; a claim left unsent for an hour (a run that died
+ *    mid-send) is taken again, so a notice is sent at least once and, barring a send that takes an
+ *    hour, exactly once.
+ * 2. Dormant: an account without a sign-in for a year whose notice was sent at least 30 days ago gets
  *    `dormant_at` (one statement). A late notice (server down) therefore postpones dormancy rather
  *    than shortening the warning. Nothing else changes: the data, the credits (one-time ones included)
  *    and the row stay where they are; the next sign-in clears both marks (`recordSignIn`).
@@ -46,7 +50,14 @@ export async function processDormantAccounts(s: DormancyServices, opts: { now?: 
   const now = opts.now ?? new Date();
   const db = s.database.db;
   const noticeCutoff = new Date(now.getTime() - (DORMANCY_RULES.inactiveMs - DORMANCY_RULES.noticeMs));
-  const noticeDue = and(subjectToDormancy, isNull(users.dormantAt), isNull(users.dormancyNoticeAt), lte(users.lastLoginAt, noticeCutoff));
+  const staleClaim = new Date(now.getTime() - STALE_CLAIM_MS);
+  const noticeDue = and(
+    subjectToDormancy,
+    isNull(users.dormantAt),
+    isNull(users.dormancyNoticeSentAt),
+    or(isNull(users.dormancyNoticeAt), lt(users.dormancyNoticeAt, staleClaim)),
+    lte(users.lastLoginAt, noticeCutoff),
+  );
   const candidates = await db.select({ id: users.id }).from(users).where(noticeDue).limit(opts.batch ?? 200);
 
   const notified: number[] = [];
@@ -62,11 +73,14 @@ export async function processDormantAccounts(s: DormancyServices, opts: { now?: 
     const becomesDormant = new Date(Math.max(claimed.lastLoginAt.getTime() + DORMANCY_RULES.inactiveMs, now.getTime() + DORMANCY_RULES.noticeMs));
     try {
       await s.mail.send(dormancyNoticeMail(claimed.locale, claimed.email, { date: mailDate(becomesDormant, claimed.locale), loginUrl: siteLink(s.config, claimed.locale, '/login') }));
-      notified.push(id);
     } catch (err) {
       await db.update(users).set({ dormancyNoticeAt: null }).where(and(eq(users.id, id), eq(users.dormancyNoticeAt, now)));
       s.log.warn({ err, userId: id }, 'dormancy notice failed; retried next run');
+      continue;
     }
+    // The dormancy clock starts at the send (the notice's date is at least 30 days after it).
+    await db.update(users).set({ dormancyNoticeSentAt: now }).where(and(eq(users.id, id), eq(users.dormancyNoticeAt, now)));
+    notified.push(id);
   }
 
   const dormant = (
@@ -78,8 +92,8 @@ export async function processDormantAccounts(s: DormancyServices, opts: { now?: 
           subjectToDormancy,
           isNull(users.dormantAt),
           lte(users.lastLoginAt, new Date(now.getTime() - DORMANCY_RULES.inactiveMs)),
-          isNotNull(users.dormancyNoticeAt),
-          lte(users.dormancyNoticeAt, new Date(now.getTime() - DORMANCY_RULES.noticeMs)),
+          isNotNull(users.dormancyNoticeSentAt),
+          lte(users.dormancyNoticeSentAt, new Date(now.getTime() - DORMANCY_RULES.noticeMs)),
         ),
       )
       .returning({ id: users.id })

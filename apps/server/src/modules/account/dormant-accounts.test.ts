@@ -61,7 +61,7 @@ describe.each(TEST_DATABASES)('dormant accounts on $name', (kind) => {
     expect(login.statusCode).toBe(200);
     expect(login.json()).toMatchObject({ id: user.id, credits: 300 });
     const back = await row(user.id);
-    expect(back).toMatchObject({ dormantAt: null, dormancyNoticeAt: null, oneTimeCredits: 300 });
+    expect(back).toMatchObject({ dormantAt: null, dormancyNoticeAt: null, dormancyNoticeSentAt: null, oneTimeCredits: 300 });
     expect(Math.abs(back.lastLoginAt.getTime() - Date.now())).toBeLessThan(60_000);
   });
 
@@ -84,10 +84,11 @@ describe.each(TEST_DATABASES)('dormant accounts on $name', (kind) => {
   it('a session in use counts as a sign-in: it restores a dormant account', async () => {
     const { user, cookie } = await signUpAndLogin(t.app);
     const old = new Date(Date.now() - 400 * DAY);
-    await db().update(users).set({ lastLoginAt: old, dormancyNoticeAt: new Date(old.getTime() + 335 * DAY), dormantAt: new Date(old.getTime() + 365 * DAY) }).where(eq(users.id, user.id));
+    const noticed = new Date(old.getTime() + 335 * DAY);
+    await db().update(users).set({ lastLoginAt: old, dormancyNoticeAt: noticed, dormancyNoticeSentAt: noticed, dormantAt: new Date(old.getTime() + 365 * DAY) }).where(eq(users.id, user.id));
     expect((await check(cookie)).statusCode).toBe(200);
     const back = await row(user.id);
-    expect(back).toMatchObject({ dormantAt: null, dormancyNoticeAt: null });
+    expect(back).toMatchObject({ dormantAt: null, dormancyNoticeAt: null, dormancyNoticeSentAt: null });
     expect(Math.abs(back.lastLoginAt.getTime() - Date.now())).toBeLessThan(60_000);
   });
 
@@ -136,6 +137,17 @@ describe.each(TEST_DATABASES)('dormant accounts on $name', (kind) => {
     expect(r.notified).toContain(u.id);
     expect(r.notified).not.toContain(leaving.id);
     expect(mailsTo(u.email)).toHaveLength(1);
+    expect((await row(u.id)).dormancyNoticeSentAt?.getTime()).toBe(at(336).getTime());
     expect((await run(at(400))).dormant).not.toContain(leaving.id);
+
+    // A run that claimed a notice and died before sending: not taken while it may still be sending, then sent.
+    const v = await buildUser(db(), { lastLoginAt: new Date(t0) });
+    await db().update(users).set({ dormancyNoticeAt: at(335) }).where(eq(users.id, v.id));
+    expect((await run(new Date(at(335).getTime() + 30 * 60_000))).notified).not.toContain(v.id);
+    const late = await run(at(365));
+    expect(late.notified).toContain(v.id);
+    expect(late.dormant).not.toContain(v.id); // never dormant on an unsent notice: 30 days from the send
+    expect(mailsTo(v.email)).toHaveLength(1);
+    expect((await run(at(395))).dormant).toContain(v.id);
   });
 });

@@ -24,6 +24,7 @@ const user = (id: number, over: Partial<UserRow> = {}): UserRow => ({
   deletedAt: null,
   lastLoginAt: new Date(0),
   dormancyNoticeAt: null,
+  dormancyNoticeSentAt: null,
   dormantAt: null,
   createdAt: new Date(0),
   updatedAt: new Date(0),

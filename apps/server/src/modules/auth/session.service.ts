@@ -42,7 +42,7 @@ export async function createSession(
 
 /**
  * Records a sign-in for the dormancy rule (terms §14, decision 027): `users.last_login_at` = `now`, and
- * a dormant or notified account is restored at once (`dormant_at`, `dormancy_notice_at` cleared; its
+ * a dormant or notified account is restored at once (`dormant_at` and the notice's marks cleared; its
  * credits and everything else stay as they are). Written only when the stored sign-in is older than
  * DORMANCY_RULES.loginWriteMs (one day) or the account is dormant or notified, so most sign-ins and
  * session uses write nothing (and so do not invalidate the session cache).
@@ -51,7 +51,7 @@ export async function createSession(
 export async function recordSignIn(db: DbOrTx, userId: number, now: Date): Promise<boolean> {
   const rows = await db
     .update(users)
-    .set({ lastLoginAt: now, dormancyNoticeAt: null, dormantAt: null })
+    .set({ lastLoginAt: now, dormancyNoticeAt: null, dormancyNoticeSentAt: null, dormantAt: null })
     .where(and(eq(users.id, userId), or(lt(users.lastLoginAt, new Date(now.getTime() - DORMANCY_RULES.loginWriteMs)), isNotNull(users.dormancyNoticeAt), isNotNull(users.dormantAt))))
     .returning({ id: users.id });
   return rows.length > 0;
@@ -122,7 +122,7 @@ async function loadSession(db: DbOrTx, id: string, policy: SessionPolicy): Promi
   }
   // A session in use counts as signed in (dormancy, decision 027): at most one write a day per user.
   if (signInStale(row.u, now) && (await recordSignIn(db, row.u.id, new Date(now)))) {
-    row.u = { ...row.u, lastLoginAt: new Date(now), dormancyNoticeAt: null, dormantAt: null };
+    row.u = { ...row.u, lastLoginAt: new Date(now), dormancyNoticeAt: null, dormancyNoticeSentAt: null, dormantAt: null };
   }
   return { state: 'valid', user: row.u, sessionId: id, expiresAt, lastSeenAt };
 }
