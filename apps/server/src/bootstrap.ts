@@ -22,6 +22,8 @@ import { TOOLS } from './tools';
 import type { PaymentsProvider } from './modules/billing/payments-provider';
 import { createPaymentsProvider } from './modules/billing/providers';
 import { purgeDeletedAccounts } from './modules/account/account-deletion.service';
+import { processDormantAccounts } from './modules/account/dormant-accounts.service';
+import { sendRenewalReminders } from './modules/billing/renewal-reminders.service';
 import { createMailProvider, type MailProvider } from './providers/mail';
 import { createLlmProvider, type LlmProvider } from './providers/llm';
 import { SessionCache } from './modules/auth/session-cache';
@@ -60,6 +62,8 @@ function toolHandlers(services: AppServices): JobHandlers {
   const handlers: JobHandlers = {
     'retention-purge': { expireInSeconds: 3600, handle: async () => void (await purgeExpiredContent(services)) },
     'account-purge': { expireInSeconds: 3600, handle: async () => void (await purgeDeletedAccounts(services)) },
+    'renewal-reminders': { expireInSeconds: 3600, handle: async () => void (await sendRenewalReminders(services)) },
+    'dormant-accounts': { expireInSeconds: 3600, handle: async () => void (await processDormantAccounts(services)) },
   };
   for (const tool of services.tools) {
     if (handlers[tool.jobName]) throw new Error(`two tools share the job name ${tool.jobName}`);

@@ -98,5 +98,23 @@ export const ACCOUNT_RULES = {
   deletionAttempts: { max: 5, windowMs: 15 * 60_000 },
 } as const;
 
+/**
+ * Renewal reminders (002 "Terms of service": "renewal reminders 7, 3 and 1 day before"; terms §7,
+ * refund policy; decision 027): whole days before a subscription's renewal, largest first.
+ */
+export const RENEWAL_REMINDER_DAYS = [7, 3, 1] as const;
+
+/**
+ * Dormant accounts (002 "Terms of service": "dormant accounts 1 year"; terms §14; decision 027). Times
+ * in ms. An account with no sign-in for `inactiveMs` becomes dormant, never sooner than `noticeMs`
+ * after the notice mail, which goes out `noticeMs` before the year is up. `loginWriteMs`: a session in
+ * use refreshes the account's last sign-in at most this often.
+ */
+export const DORMANCY_RULES = {
+  inactiveMs: 365 * 86_400_000,
+  noticeMs: 30 * 86_400_000,
+  loginWriteMs: 86_400_000,
+} as const;
+
 /** A click on a history item takes effect after this quiet time (001 §9, 002 §9: 300 ms). */
 export const HISTORY_CLICK_DEBOUNCE_MS = 300;

@@ -27,6 +27,10 @@ export interface JobMap {
   'retention-purge': Record<string, never>;
   /** Hourly (pg-boss schedule): delete for good the accounts whose 14-day grace has passed (002 §9, issue 14). */
   'account-purge': Record<string, never>;
+  /** Hourly (pg-boss schedule): renewal reminders 7, 3 and 1 day before each renewal (terms §7, decision 027). */
+  'renewal-reminders': Record<string, never>;
+  /** Daily (pg-boss schedule): dormancy notices and dormant accounts (terms §14, decision 027). */
+  'dormant-accounts': Record<string, never>;
 }
 
 export type JobName = keyof JobMap & string;
@@ -46,10 +50,14 @@ export const JOB_SCHEMAS = {
   'image-edit': ToolJobPayloadSchema,
   'retention-purge': z.object({}).strict() as z.ZodType<Record<string, never>>,
   'account-purge': z.object({}).strict() as z.ZodType<Record<string, never>>,
+  'renewal-reminders': z.object({}).strict() as z.ZodType<Record<string, never>>,
+  'dormant-accounts': z.object({}).strict() as z.ZodType<Record<string, never>>,
 } satisfies JobSchemas;
 
 /** System jobs on a schedule (cron, UTC): name → cron. */
 export const SCHEDULES: { name: JobName; cron: string }[] = [
   { name: 'retention-purge', cron: '23 * * * *' },
   { name: 'account-purge', cron: '41 * * * *' },
+  { name: 'renewal-reminders', cron: '7 * * * *' },
+  { name: 'dormant-accounts', cron: '53 1 * * *' },
 ];

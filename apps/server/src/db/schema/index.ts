@@ -8,3 +8,4 @@ export * from './notices.schema';
 export * from './identities.schema';
 export * from './account.schema';
 export * from './ai.schema';
+export * from './reminders.schema';

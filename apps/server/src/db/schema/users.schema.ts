@@ -35,6 +35,21 @@ export const users = pgTable(
     deletionDueAt: timestamp('deletion_due_at', { withTimezone: true }),
     /** Purged: the row is an anonymous tombstone kept for the ledger and billing rows. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    /**
+     * Last sign-in (decision 027): the account's creation, then every sign-in (password, social, undo of a
+     * deletion) and use of a session, written at most once a day (DORMANCY_RULES.loginWriteMs) unless the
+     * account is dormant or notified. Migration 0014 filled it from each account's newest session.
+     */
+    lastLoginAt: timestamp('last_login_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * When the dormancy notice for the current stretch without sign-in was claimed by a job run (a claim
+     * without `dormancy_notice_sent_at` for an hour is taken again); cleared by a sign-in.
+     */
+    dormancyNoticeAt: timestamp('dormancy_notice_at', { withTimezone: true }),
+    /** When that notice was sent: dormancy counts its 30 days from here. Cleared by a sign-in. */
+    dormancyNoticeSentAt: timestamp('dormancy_notice_sent_at', { withTimezone: true }),
+    /** Dormant since (terms §14, decision 027): no sign-in for a year; cleared by the next sign-in. */
+    dormantAt: timestamp('dormant_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -47,6 +62,7 @@ export const users = pgTable(
     check('users_plan_valid', sql`${t.plan} in ('free','basic','deluxe','premium')`),
     check('users_locale_valid', sql`${t.locale} in ('ko','en')`),
     index('users_deletion_due_idx').on(t.deletionDueAt).where(sql`${t.deletionDueAt} is not null and ${t.deletedAt} is null`),
+    index('users_last_login_idx').on(t.lastLoginAt).where(sql`${t.dormantAt} is null and ${t.deletedAt} is null`),
   ],
 );
 

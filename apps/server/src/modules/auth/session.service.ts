@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, lt, ne, or } from 'drizzle-orm';
+import { and, eq, isNotNull, lt, ne, or } from 'drizzle-orm';
+import { DORMANCY_RULES } from '@dewy/contracts';
 import type { DbOrTx } from '../../db/client';
 import { sessions, users, type UserRow } from '../../db/schema';
 import { awaitEcho, forgetSessionIds, notificationMark, type SessionCache } from './session-cache';
@@ -35,8 +36,29 @@ export async function createSession(
     ip: p.ip ?? null,
     userAgent: p.userAgent?.slice(0, 300) ?? null,
   });
+  await recordSignIn(db, p.userId, new Date());
   return { token, expiresAt };
 }
+
+/**
+ * Records a sign-in for the dormancy rule (terms §14, decision 027): `users.last_login_at` = `now`, and
+ * a dormant or notified account is restored at once (`dormant_at` and the notice's marks cleared; its
+ * credits and everything else stay as they are). Written only when the stored sign-in is older than
+ * DORMANCY_RULES.loginWriteMs (one day) or the account is dormant or notified, so most sign-ins and
+ * session uses write nothing (and so do not invalidate the session cache).
+ * @returns whether the row was written
+ */
+export async function recordSignIn(db: DbOrTx, userId: number, now: Date): Promise<boolean> {
+  const rows = await db
+    .update(users)
+    .set({ lastLoginAt: now, dormancyNoticeAt: null, dormancyNoticeSentAt: null, dormantAt: null })
+    .where(and(eq(users.id, userId), or(lt(users.lastLoginAt, new Date(now.getTime() - DORMANCY_RULES.loginWriteMs)), isNotNull(users.dormancyNoticeAt), isNotNull(users.dormantAt))))
+    .returning({ id: users.id });
+  return rows.length > 0;
+}
+
+/** Whether a session's use should refresh its user's last sign-in (`recordSignIn`), decided from the row in hand. */
+const signInStale = (u: UserRow, now: number) => u.dormantAt !== null || u.dormancyNoticeAt !== null || now - u.lastLoginAt.getTime() > DORMANCY_RULES.loginWriteMs;
 
 export type SessionLookup = { state: 'valid'; user: UserRow; sessionId: string } | { state: 'expired' } | { state: 'unknown' };
 
@@ -97,6 +119,10 @@ async function loadSession(db: DbOrTx, id: string, policy: SessionPolicy): Promi
   if (now - lastSeenAt > LAST_SEEN_WRITE_MS) {
     await db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.id, id));
     lastSeenAt = now;
+  }
+  // A session in use counts as signed in (dormancy, decision 027): at most one write a day per user.
+  if (signInStale(row.u, now) && (await recordSignIn(db, row.u.id, new Date(now)))) {
+    row.u = { ...row.u, lastLoginAt: new Date(now), dormancyNoticeAt: null, dormancyNoticeSentAt: null, dormantAt: null };
   }
   return { state: 'valid', user: row.u, sessionId: id, expiresAt, lastSeenAt };
 }

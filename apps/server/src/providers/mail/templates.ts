@@ -19,6 +19,15 @@ function message(to: string, subject: string, paragraphs: string[], link?: { url
   return { to, subject, text, html: html(subject, paragraphs, link) };
 }
 
+/**
+ * A calendar day for a mail, in the reader's language and in Asia/Seoul, as the product shows dates
+ * (002: dates in the Asia/Seoul timezone): '2026년 12월 1일' / 'December 1, 2026 (KST)'.
+ */
+export function mailDate(at: Date, locale: Locale): string {
+  const text = new Intl.DateTimeFormat(locale === 'ko' ? 'ko-KR' : 'en-US', { dateStyle: 'long', timeZone: 'Asia/Seoul' }).format(at);
+  return locale === 'ko' ? text : `${text} (KST)`;
+}
+
 /** The sign-up verification mail (decision 020): the link, its lifetime, and why it matters (welcome credits). */
 export function verificationMail(locale: Locale, to: string, a: { name: string; url: string; hours: number; welcomeCredits: number }): MailMessage {
   return locale === 'ko'
@@ -38,4 +47,25 @@ export function deletionRequestedMail(locale: Locale, to: string, a: { dueDate: 
   return locale === 'ko'
     ? message(to, '[Dewy] 회원 탈퇴가 신청되었습니다', ['회원 탈퇴 신청이 접수되어 계정이 비활성화되었습니다.', `${a.dueDate}에 계정과 사진이 영구 삭제됩니다. 그 전에 로그인하면 탈퇴를 취소할 수 있습니다.`], { url: a.loginUrl, label: '로그인하여 탈퇴 취소' })
     : message(to, '[Dewy] Your account is scheduled for deletion', ['We received your request to delete your account; it is now disabled.', `Your account and photos will be deleted for good on ${a.dueDate}. Sign in before then to undo the deletion.`], { url: a.loginUrl, label: 'Sign in to undo' });
+}
+
+/**
+ * A renewal reminder (terms §7 and refund policy: 7, 3 and 1 day before each renewal; decision 027):
+ * the plan, the renewal date (already formatted in the reader's language, KST), the amount, and where
+ * to cancel. `days`: whole days left until the renewal (rounded up; 7, 3 or 1 when the job runs on time).
+ */
+export function renewalReminderMail(locale: Locale, to: string, a: { planName: string; date: string; amount: string; days: number; manageUrl: string }): MailMessage {
+  return locale === 'ko'
+    ? message(to, `[Dewy] ${a.days}일 후 구독이 갱신됩니다`, [`${a.planName} 플랜 구독이 ${a.date}에 자동으로 갱신되며, ${a.amount}가 결제됩니다.`, '갱신을 원하지 않으시면 그 전에 마이페이지에서 구독을 해지해주세요. 해지해도 이번 결제 주기가 끝날 때까지는 계속 이용할 수 있습니다.'], { url: a.manageUrl, label: '마이페이지에서 구독 관리' })
+    : message(to, `[Dewy] Your subscription renews in ${a.days} ${a.days === 1 ? 'day' : 'days'}`, [`Your ${a.planName} plan renews automatically on ${a.date}, and ${a.amount} will be charged.`, 'If you do not want it to renew, cancel it on My Page before then. You keep using it until the end of the current period.'], { url: a.manageUrl, label: 'Manage subscription on My Page' });
+}
+
+/**
+ * The dormancy notice (terms §14, decision 027): no sign-in for almost a year; on `date` (formatted in
+ * the reader's language, KST) the account becomes dormant unless the owner signs in before then.
+ */
+export function dormancyNoticeMail(locale: Locale, to: string, a: { date: string; loginUrl: string }): MailMessage {
+  return locale === 'ko'
+    ? message(to, '[Dewy] 계정이 휴면 계정으로 전환될 예정입니다', ['1년 가까이 Dewy에 로그인하지 않으셨습니다.', `${a.date}까지 로그인하지 않으면 계정이 휴면 계정으로 전환됩니다. 휴면 계정도 다시 로그인하면 바로 되살아나며, 크레딧은 그대로 유지됩니다.`], { url: a.loginUrl, label: '로그인하기' })
+    : message(to, '[Dewy] Your account will become dormant', ['You have not signed in to Dewy for almost a year.', `If you do not sign in by ${a.date}, your account becomes dormant. Signing in again restores a dormant account at once, and your credits are kept.`], { url: a.loginUrl, label: 'Sign in' });
 }

@@ -139,7 +139,7 @@ export const termsEn: LegalDocument = {
       heading: '14. Ending the contract, account deletion and dormant accounts',
       blocks: [
         p(`You can end the contract at any time by asking for your account to be deleted at {supportEmail}. For ${L.deletionGraceDays} days after the request you can still cancel the deletion; after that the account and any remaining credits are deleted for good. Please cancel a running subscription first.`),
-        p(`An account nobody has logged into for ${L.dormantAfterYears} year becomes dormant and is stored apart from active accounts. You are told by e-mail before this happens, and logging in again brings the account back; one-time credits are kept while it is dormant.`),
+        p(`An account nobody has logged into for ${L.dormantAfterYears} year becomes dormant, unless it has a paid subscription that is still running. You are told by e-mail at least 30 days before this happens. A dormant account is only marked as dormant: its data stays as it is and its credits, one-time credits included, are kept. Logging in again brings the account back at once.`),
         p('If a member seriously breaches these terms, the Company may end the contract after telling the member why.'),
       ],
     },
