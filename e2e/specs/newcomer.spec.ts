@@ -166,7 +166,10 @@ test.describe('the Korean web font', () => {
         expect(web.length, `fonts that drew the h1: ${JSON.stringify(used)}`).toBeGreaterThan(0);
         expect(used.filter((f) => /CJK/.test(f.familyName)), 'no system CJK font').toEqual([]);
         // Real glyphs, not boxes: Korean text is not as wide as the same number of missing-glyph boxes.
-        const widths = await page.evaluate(() => {
+        const widths = await page.evaluate(async () => {
+          // The font is split by unicode-range: fetch the slices of these characters first (a page that
+          // shows them would, too), or the fallback's boxes are measured while they load.
+          await document.fonts.load('40px "Noto Sans KR Variable"', '한글뷁국어');
           const measure = (text: string) => {
             const span = document.createElement('span');
             span.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap;font-size:40px;font-family:var(--dw-font)';
