@@ -314,6 +314,15 @@ for (const width of WIDTHS) {
         const page = await newPage(browser, width, lang);
         await signUpAndLogIn(page, lang);
         await page.goto(p(lang, '/upscale'));
+        // Every entry of the signed-in header's menu is in view, My page last (no scrolling to find it).
+        const nav = page.getByTestId('header-nav');
+        const viewport = page.viewportSize()!.width;
+        for (const link of await nav.locator('a, button').all()) {
+          const box = (await link.boundingBox())!;
+          expect(box.x, `${await link.innerText()} starts in view`).toBeGreaterThanOrEqual(0);
+          expect(box.x + box.width, `${await link.innerText()} ends in view`).toBeLessThanOrEqual(viewport);
+        }
+        expect(await nav.evaluate((el) => el.scrollWidth - el.clientWidth), 'the menu does not scroll').toBeLessThanOrEqual(0);
         await expectFabClear(page, 'upscale before upload');
         await page.getByTestId('upscale-file-input').setInputFiles(path.join(FIXTURES, 'obama_910x1137.jpg'));
         const badge = page.getByTestId('upscale-size-badge');
