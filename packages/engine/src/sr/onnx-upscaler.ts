@@ -3,12 +3,14 @@ import type { ManifestEntry } from './model-registry';
 import { defaultSrWorkers, srTilePool } from './sr-tile-pool';
 
 /**
- * Largest tile core (input px) and its context on each side. 512 + 16: the overlap the model needs
- * (receptive field 18 px; 16 px of cropped context leave no visible seam, MODELS.md) costs 13 % extra
- * work at 512 against 27 % at 256, and a 544² tile's activations (64 × 544² floats, ~76 MB each) keep
- * a two-worker job well under the 1.5 GB target (decision 005 addendum has the figures).
+ * Largest tile core (input px) and its context on each side. 16 px of context is what the model needs
+ * (receptive field 18 px; 16 px of cropped context leave no visible seam, MODELS.md). 448 with the
+ * onnxruntime memory arena on (decision 005, addendum of 2026-11-24): onnxruntime's first run of every
+ * new tile shape was ~35 % slower with the arena off, and since every photo has its own size, nearly every
+ * customer's job was such a first run; with the arena on there is no such penalty, and 448 (not 512)
+ * keeps the arena's peak near the arena-off figure (SR peak RSS ≈ 790 MB against 700; 1.38 GB at 512).
  */
-export const SR_TILE = 512;
+export const SR_TILE = 448;
 export const SR_OVERLAP = 16;
 
 /** How the tiled ONNX pass runs; every field has the measured default. */
@@ -23,7 +25,7 @@ export interface SrRunOptions {
   threadsPerWorker?: number;
   /** 2: return ×scale/2 (2×2 means of the model's output, made in the workers); 1: the full ×scale. */
   reduce?: 1 | 2;
-  /** onnxruntime's CPU memory arena in the workers (default off: it kept ~350 MB per worker for no speed). */
+  /** onnxruntime's CPU memory arena in the workers (default on: without it each new tile shape's first run is ~35 % slower; see SR_TILE). */
   arena?: boolean;
 }
 
@@ -80,7 +82,7 @@ export async function upscaleOnnx(img: RgbImage, file: string, entry: ManifestEn
     const rgb = new Uint8Array(tw * th * 3);
     for (let y = 0; y < th; y++) rgb.set(img.data.subarray(((ry0 + y) * W + rx0) * 3, ((ry0 + y) * W + rx1) * 3), y * tw * 3);
     const r = await pool.run({
-      file, threads: o.threadsPerWorker ?? 1, arena: o.arena ?? false, input: entry.input, output: entry.output, dtype: entry.dtype, scale: s, reduce, rgb, tw, th,
+      file, threads: o.threadsPerWorker ?? 1, arena: o.arena ?? true, input: entry.input, output: entry.output, dtype: entry.dtype, scale: s, reduce, rgb, tw, th,
       core: { x0: c.x0 - rx0, y0: c.y0 - ry0, w: c.x1 - c.x0, h: c.y1 - c.y0 },
     });
     modelPixels += tw * th;

@@ -66,9 +66,9 @@ export function modelFlopPerPixel(file: string): Promise<number> {
 /**
  * Readies super-resolution ahead of the first job (decision 019 "Open", done): starts every SR tile
  * worker and runs one full-size tile (SR_TILE² core, with its context) on each, so each worker's
- * onnxruntime session is built and its first-run allocations are made before a customer's job. Without
- * it the first full-size job after start paid about 2.3 s more (10.6 s against 6.7 s warm, 1024² ×2).
- * Costs one tile of model time per worker (≈ 1.2 s on each core of the target machine). Never throws.
+ * onnxruntime session is built and its memory arena holds a full tile's buffers before a customer's job
+ * (the first full-size job after start paid about 2.3 s more without it, decision 019). Costs one tile of
+ * model time per worker (≈ 1–2 s on each core of the target machine). Never throws.
  * @param modelsDir where the ONNX models are (as for jobs)
  * @returns true when the ONNX model ran; false when it is absent (the esrgan-slim fallback needs no warm-up here) or failed
  */
