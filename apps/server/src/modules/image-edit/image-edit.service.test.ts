@@ -168,6 +168,30 @@ describe.each(TEST_DATABASES)('image edit on Seedream (fake ModelArk) on $name',
     expect((await ledgerSums(t.ctx.database.db, user.id)).total).toBe(300);
   });
 
+  it('our content screen over the results: one of three flagged → partial, 15 back; all flagged → failed OutputImageSensitiveContentDetected, refunded', async () => {
+    const { cookie, user } = await signUpAndLogin(t.app);
+    const a = await upload(cookie, refA);
+    try {
+      let base = t.moderator.seen;
+      t.moderator.flagIf = (n) => n === base; // the first result
+      const r = await generate(cookie, { prompt: 'three variations', images: [a], num_images: 3, max_images: 2, size: '1280x720' });
+      const s = await settled(cookie, r.json().seedream_task_id);
+      expect(s).toMatchObject({ status: 'completed', partial: true });
+      expect(s.urls).toHaveLength(2);
+      expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(300 - 45 + 15);
+
+      base = t.moderator.seen;
+      t.moderator.flagIf = (n) => n >= base;
+      const all = await generate(cookie, { prompt: 'one more', images: [a], size: '1280x720' }, 'en');
+      const f = await settled(cookie, all.json().seedream_task_id);
+      expect(f).toMatchObject({ status: 'failed', urls: [], error: { code: 'OutputImageSensitiveContentDetected' } });
+      expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(270);
+      expect((await ledgerSums(t.ctx.database.db, user.id)).total).toBe(270);
+    } finally {
+      t.moderator.flagIf = null;
+    }
+  });
+
   it('output flagged as sensitive for every image: failed OutputImageSensitiveContentDetected, refunded', async () => {
     fake.options.mode = 'sensitive';
     const { cookie, user } = await signUpAndLogin(t.app);

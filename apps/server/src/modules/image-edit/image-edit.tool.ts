@@ -41,6 +41,7 @@ export const imageEditTool = defineTool({
   name: 'image-edit',
   source: 'seedream',
   jobName: 'image-edit',
+  screenResults: { creditsPerImage: IMAGE_EDIT.costPerImage, failCode: 'OutputImageSensitiveContentDetected' },
   input: ImageEditInputSchema,
   imageUrlOf: (input) => input.images[0],
   extraUploadsOf: (input) => {

@@ -207,6 +207,39 @@ describe.each(TEST_DATABASES)('image generation on Kling ($name)', (kind) => {
     expect(rows).toHaveLength(3);
   }, 40_000);
 
+  it('our content screen over the results: a flagged image is dropped and its 15 credits refunded; all flagged fails and refunds everything', async () => {
+    const { cookie, user } = await signUpAndLogin(t.app);
+    try {
+      // prompt only (no reference), so every screen from here on is of a generated image
+      let base = t.moderator.seen;
+      t.moderator.flagIf = (n) => n === base + 1; // the second of four
+      const r = await generate(cookie, { prompt: 'four portraits in a garden', num_images: '4', aspect_ratio: '1x1' });
+      expect(r.statusCode, r.body).toBe(202);
+      const s = await finalStatus(cookie, r.json().taskId);
+      expect(s).toMatchObject({ status: 'completed', partial: true });
+      expect(s.images).toHaveLength(3);
+      expect(t.moderator.seen - base).toBe(4);
+      expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(300 - 60 + 15);
+      const [row] = await t.ctx.database.db.select().from(images).where(eq(images.jobId, r.json().taskId));
+      expect((row!.resultKeys as string[]).length).toBe(3);
+      for (const k of row!.resultKeys as string[]) expect(await t.ctx.storage.exists(k)).toBe(true);
+      expect(row!.meta).toMatchObject({ screenedOut: 1, delivered: 3, partial: true });
+
+      base = t.moderator.seen;
+      t.moderator.flagIf = (n) => n >= base;
+      const all = await generate(cookie, { prompt: 'two more portraits', num_images: '2', aspect_ratio: '1x1' }, undefined, 'en');
+      const f = await finalStatus(cookie, all.json().taskId);
+      expect(f.status).toBe('failed');
+      const [failed] = await t.ctx.database.db.select().from(images).where(eq(images.jobId, all.json().taskId));
+      expect(failed!.error).toMatch(/^GENERATION_SAFETY_BLOCKED: /);
+      expect(failed!.resultKey).toBeNull();
+      expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(255);
+      expect((await ledgerSums(t.ctx.database.db, user.id)).total).toBe(255);
+    } finally {
+      t.moderator.flagIf = null;
+    }
+  }, 40_000);
+
   it('Idempotency-Key with a reference file: parallel and later retries answer the first job, charged and stored once; another body is 422', async () => {
     const { cookie, user } = await signUpAndLogin(t.app);
     // 300 credits − 285 leaves exactly one 15-credit run: a retry must not be refused for the credits the first run spent

@@ -44,6 +44,7 @@ export const imageGenerationTool = defineTool({
   name: 'image-generation',
   source: 'kling',
   jobName: 'kling-generation',
+  screenResults: { creditsPerImage: IMAGE_GENERATION.costPerImage, failCode: 'GENERATION_SAFETY_BLOCKED' },
   input: ImageGenerationInputSchema,
   imageUrlOf: (input) => input.reference ?? undefined,
   async prepare(input, upload, app) {

@@ -108,6 +108,15 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   engineName(app: AppContext): string;
   /** Runs the job to its image; rejects on failure (the kernel refunds). */
   run(ctx: ToolRunContext, input: z.infer<S>): Promise<ToolOutput>;
+  /**
+   * Generated images go through the content screen before they are stored (the same moderator as
+   * uploads, 001 §8): a flagged image is dropped and its `creditsPerImage` refunded with the completion,
+   * as a partial result; when every image is flagged the job fails with `failCode` (the code the tool's
+   * page already explains for a vendor's own safety refusal) and is refunded in full. A screen that
+   * cannot run fails the job (closed, as for uploads). Omit for tools whose output is the customer's own
+   * photo retouched.
+   */
+  screenResults?: { creditsPerImage: number; failCode: string };
 }
 
 /** Identity helper that keeps a definition's input type inferred. */

@@ -6,7 +6,7 @@ import { images } from '../../db/schema';
 import type { JobHandler } from '../../jobs/queue';
 import { ownedKeyFromUrl, viewUrl } from '../images/image-urls';
 import { getConfirmedUpload } from '../uploads/uploads.service';
-import type { ToolDefinition } from './tool-definition';
+import type { ToolDefinition, ToolImage, ToolOutput } from './tool-definition';
 import { failAndRefund } from './tool-jobs.service';
 import { inTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
@@ -62,7 +62,7 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
           await getConfirmedUpload(ctx, row.userId, key);
           return key;
         };
-        const output = await tool.run(
+        const produced = await tool.run(
           {
             app: ctx,
             row,
@@ -87,6 +87,7 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
           input,
         );
         signal.throwIfAborted();
+        const output = tool.screenResults ? await screenOutput(ctx, produced, tool.screenResults, signal, jobLog) : produced;
         resultKey = `u/${row.userId}/results/${row.jobId}.${output.format === 'png' ? 'png' : 'jpg'}`;
         await ctx.storage.put(resultKey, output.bytes, output.format === 'png' ? 'image/png' : 'image/jpeg');
         stored.push(resultKey);
@@ -129,3 +130,33 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
     },
   };
 }
+
+/**
+ * The content screen over a generated result (ToolDefinition.screenResults): each image (the first and
+ * `more`) is screened by the app's moderator; flagged ones are dropped, the rest keep their order, and
+ * the dropped images' credits join `refundCredits`. `meta` says how many were screened out, marks the
+ * result partial and lowers `delivered` (both conventions the status answers read).
+ * @throws Error `<rule.failCode>: …` (the failure text the status answers parse) when every image is flagged; the moderator's own error when it
+ *   cannot screen (the job then fails and is refunded, like an upload that cannot be screened)
+ */
+export async function screenOutput(ctx: Pick<AppServices, 'moderator'>, output: ToolOutput, rule: { creditsPerImage: number; failCode: string }, signal: AbortSignal, log: { warn: (o: object, msg: string) => void }): Promise<ToolOutput> {
+  const all: ToolImage[] = [{ bytes: output.bytes, format: output.format, width: output.width, height: output.height }, ...(output.more ?? [])];
+  const kept: ToolImage[] = [];
+  for (const [index, image] of all.entries()) {
+    const verdict = await ctx.moderator.screen(image.bytes, signal);
+    if (verdict.flagged) log.warn({ index, scores: verdict.scores }, 'generated image refused by the content screen');
+    else kept.push(image);
+  }
+  const dropped = all.length - kept.length;
+  if (dropped === 0) return output;
+  if (kept.length === 0) throw new Error(`${rule.failCode}: all ${all.length} generated image(s) flagged by the content screen`);
+  const [first, ...more] = kept as [ToolImage, ...ToolImage[]];
+  const delivered = typeof output.meta.delivered === 'number' ? output.meta.delivered - dropped : kept.length;
+  return {
+    ...first,
+    more: output.more ? more : undefined,
+    refundCredits: (output.refundCredits ?? 0) + dropped * rule.creditsPerImage,
+    meta: { ...output.meta, screenedOut: dropped, delivered, partial: true },
+  };
+}
+
