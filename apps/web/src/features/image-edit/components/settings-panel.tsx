@@ -29,6 +29,24 @@ export interface SettingsPanelProps {
 
 const COUNTS = [1, 2, 3, 4] as const;
 
+/** One side of the size (px), clamped to 1..4096 as it is typed (002 §5). */
+function SideInput({ side, label, value, disabled, onChange }: { side: 'width' | 'height'; label: string; value: number; disabled: boolean; onChange: (v: number) => void }) {
+  return (
+    <label>
+      <span>{label}</span>
+      <input
+        type="number"
+        min={IMAGE_EDIT.side.min}
+        max={IMAGE_EDIT.side.max}
+        value={value}
+        disabled={disabled}
+        onChange={(e) => onChange(clampImageEditSide(Number(e.target.value)))}
+        data-testid={`image-edit-${side}`}
+      />
+    </label>
+  );
+}
+
 /** Collapsible Additional Settings (002 §2, §5): presets, width/height, match-first-image, scale, counts, seed. */
 export function SettingsPanel({ open, onToggle, value, onChange, effective, canMatchFirst, onMatchFirst, onRandomSeed, disabled }: SettingsPanelProps) {
   const { t } = useTranslation();
@@ -58,31 +76,9 @@ export function SettingsPanel({ open, onToggle, value, onChange, effective, canM
             ))}
           </div>
           <div className="image-edit-size-row">
-            <label>
-              <span>{t('imageEdit.settings.width')}</span>
-              <input
-                type="number"
-                min={IMAGE_EDIT.side.min}
-                max={IMAGE_EDIT.side.max}
-                value={value.width}
-                disabled={disabled}
-                onChange={(e) => set({ width: clampImageEditSide(Number(e.target.value)) })}
-                data-testid="image-edit-width"
-              />
-            </label>
+            <SideInput side="width" label={t('imageEdit.settings.width')} value={value.width} disabled={disabled} onChange={(width) => set({ width })} />
             <span aria-hidden="true">×</span>
-            <label>
-              <span>{t('imageEdit.settings.height')}</span>
-              <input
-                type="number"
-                min={IMAGE_EDIT.side.min}
-                max={IMAGE_EDIT.side.max}
-                value={value.height}
-                disabled={disabled}
-                onChange={(e) => set({ height: clampImageEditSide(Number(e.target.value)) })}
-                data-testid="image-edit-height"
-              />
-            </label>
+            <SideInput side="height" label={t('imageEdit.settings.height')} value={value.height} disabled={disabled} onChange={(height) => set({ height })} />
             <button type="button" className="btn btn-secondary btn-sm" disabled={disabled || !canMatchFirst} onClick={onMatchFirst} data-testid="image-edit-match-first">
               {t('imageEdit.settings.matchFirst')}
             </button>
