@@ -80,21 +80,32 @@ export async function createJobQueue(
     await boss.createQueue(name, { name, retryLimit: 0, expireInSeconds: expireOf(name) });
   }
   const controllers = new Set<AbortController>();
+  /** Handler callbacks running now (a job fetched while the queue stops starts after `boss.stop` began). */
+  const running = new Set<Promise<void>>();
+  const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
   async function work<N extends JobName>(name: N, handler: JobHandler<N>, concurrency: number, pollingIntervalSeconds: number) {
     const schema = schemaOf(name);
     for (let i = 0; i < concurrency; i++) {
       await boss.work(name, { batchSize: 1, pollingIntervalSeconds }, async (batch) => {
-        for (const job of batch) {
-          const ac = new AbortController();
-          controllers.add(ac);
-          const timer = setTimeout(() => ac.abort(new Error('JOB_TIMEOUT')), handler.expireInSeconds * 1000 - 1000);
-          try {
-            await handler.handle(schema.parse(job.data), { jobId: job.id, signal: ac.signal });
-          } finally {
-            clearTimeout(timer);
-            controllers.delete(ac);
+        const run = (async () => {
+          for (const job of batch) {
+            const ac = new AbortController();
+            controllers.add(ac);
+            const timer = setTimeout(() => ac.abort(new Error('JOB_TIMEOUT')), handler.expireInSeconds * 1000 - 1000);
+            try {
+              await handler.handle(schema.parse(job.data), { jobId: job.id, signal: ac.signal });
+            } finally {
+              clearTimeout(timer);
+              controllers.delete(ac);
+            }
           }
+        })();
+        running.add(run);
+        try {
+          await run;
+        } finally {
+          running.delete(run);
         }
       });
     }
@@ -129,7 +140,19 @@ export async function createJobQueue(
       // outcome: pg-boss's own non-graceful stop returns at once and its worker later writes `fail` to
       // a database the caller may already have closed (an unhandled rejection after shutdown).
       if (!graceful) for (const c of controllers) c.abort(new Error('SHUTDOWN'));
+      const deadline = Date.now() + timeoutMs;
       await boss.stop({ graceful: true, timeout: timeoutMs, wait: true });
+      // pg-boss stops waiting at its timeout, and a fetch that was in flight when it stopped can still
+      // start a handler. Either would write to the database after the caller closed it (pg-boss records
+      // the outcome without awaiting it: an unhandled rejection). So: let the handlers end first — past
+      // the deadline, abort them — and give pg-boss a moment to send their outcome.
+      await delay(100);
+      while (running.size > 0 && Date.now() < deadline) await Promise.race([Promise.allSettled([...running]), delay(100)]);
+      if (running.size > 0) {
+        for (const c of controllers) c.abort(new Error('SHUTDOWN'));
+        await Promise.race([Promise.allSettled([...running]), delay(5_000)]);
+      }
+      await delay(50);
     },
   };
 }
