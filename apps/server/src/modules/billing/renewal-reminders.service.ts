@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNull, lte, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { RENEWAL_REMINDER_DAYS, SUBSCRIPTION_PLANS, type Locale, type PaidPlan } from '@dewy/contracts';
 import type { AppServices } from '../../context';
 import { renewalReminders, subscriptions, users } from '../../db/schema';
@@ -62,31 +62,56 @@ const PLAN_NAMES: Record<Locale, Record<PaidPlan, string>> = {
  * that takes over an hour). A missed threshold sends only the most relevant one (`dueThreshold`), and
  * nothing is sent for a threshold larger than one already claimed for the same renewal.
  *
- * @param opts.now the clock (tests); opts.batch subscriptions per run (default 200)
+ * @param opts.now the clock (tests); opts.batch subscriptions per page (default 200; a run visits every page)
  * @returns how many mails were sent and how many failed (released for the next run)
  */
 export async function sendRenewalReminders(s: ReminderServices, opts: { now?: Date; batch?: number } = {}): Promise<{ sent: number; failed: number }> {
   const now = opts.now ?? new Date();
   const db = s.database.db;
   const horizon = new Date(now.getTime() + Math.max(...RENEWAL_REMINDER_DAYS) * DAY_MS);
-  const due = await db
-    .select({ sub: subscriptions, email: users.email, locale: users.locale })
-    .from(subscriptions)
-    .innerJoin(users, eq(users.id, subscriptions.userId))
-    .where(
-      and(
-        inArray(subscriptions.status, RENEWING_STATUSES),
-        eq(subscriptions.cancelAtPeriodEnd, false),
-        gt(subscriptions.currentPeriodEnd, now),
-        lte(subscriptions.currentPeriodEnd, horizon),
-        isNull(users.deletedAt),
-        isNull(users.deletionRequestedAt),
-      ),
-    )
-    .orderBy(asc(subscriptions.currentPeriodEnd))
-    .limit(opts.batch ?? 200);
-  if (!due.length) return { sent: 0, failed: 0 };
+  const batch = opts.batch ?? 200;
+  let sent = 0;
+  let failed = 0;
+  // Keyset pages over (current_period_end, id): every due subscription is visited in one run however
+  // many there are (a page of reminders already sent must not hide the ones after it).
+  let after: { end: Date; id: number } | null = null;
+  for (;;) {
+    const due: DueRow[] = await db
+      .select({ sub: subscriptions, email: users.email, locale: users.locale })
+      .from(subscriptions)
+      .innerJoin(users, eq(users.id, subscriptions.userId))
+      .where(
+        and(
+          inArray(subscriptions.status, RENEWING_STATUSES),
+          eq(subscriptions.cancelAtPeriodEnd, false),
+          gt(subscriptions.currentPeriodEnd, now),
+          lte(subscriptions.currentPeriodEnd, horizon),
+          isNull(users.deletedAt),
+          isNull(users.deletionRequestedAt),
+          after ? or(gt(subscriptions.currentPeriodEnd, after.end), and(eq(subscriptions.currentPeriodEnd, after.end), gt(subscriptions.id, after.id))) : undefined,
+        ),
+      )
+      .orderBy(asc(subscriptions.currentPeriodEnd), asc(subscriptions.id))
+      .limit(batch);
+    if (!due.length) break;
+    const r = await remindPage(s, due, now);
+    sent += r.sent;
+    failed += r.failed;
+    if (due.length < batch) break;
+    const last: DueRow['sub'] = due[due.length - 1]!.sub;
+    after = { end: last.currentPeriodEnd, id: last.id };
+  }
+  if (sent || failed) s.log.info({ sent, failed }, 'renewal reminders');
+  return { sent, failed };
+}
 
+type DueRow = { sub: typeof subscriptions.$inferSelect; email: string; locale: Locale };
+
+/** Claims and sends the reminders due for one page of subscriptions (see sendRenewalReminders). */
+async function remindPage(s: ReminderServices, due: DueRow[], now: Date): Promise<{ sent: number; failed: number }> {
+  const db = s.database.db;
+  let sent = 0;
+  let failed = 0;
   // Thresholds already claimed per renewal: a larger one is never sent after a smaller one.
   const claimed = await db
     .select({ subscriptionId: renewalReminders.subscriptionId, periodEnd: renewalReminders.periodEnd, thresholdDays: renewalReminders.thresholdDays })
@@ -98,8 +123,6 @@ export async function sendRenewalReminders(s: ReminderServices, opts: { now?: Da
     smallestClaimed.set(key, Math.min(smallestClaimed.get(key) ?? Infinity, c.thresholdDays));
   }
 
-  let sent = 0;
-  let failed = 0;
   for (const { sub, email, locale } of due) {
     const threshold = dueThreshold(sub.currentPeriodEnd.getTime() - now.getTime());
     if (threshold === null) continue;
@@ -134,6 +157,5 @@ export async function sendRenewalReminders(s: ReminderServices, opts: { now?: Da
     await db.update(renewalReminders).set({ sentAt: now }).where(eq(renewalReminders.id, id));
     sent++;
   }
-  if (sent || failed) s.log.info({ sent, failed }, 'renewal reminders');
   return { sent, failed };
 }

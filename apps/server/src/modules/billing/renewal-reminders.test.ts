@@ -82,6 +82,19 @@ describe.each(TEST_DATABASES)('renewal reminders on $name', (kind) => {
     expect(rows[0]!.sentAt).not.toBeNull();
   });
 
+  it('visits every due subscription in one run, page after page (reminders already sent do not hide the rest)', async () => {
+    const subs = [];
+    for (let i = 0; i < 7; i++) subs.push(await subscriber());
+    // the first three got their 7-day reminder in an earlier run
+    for (const { sub, user } of subs.slice(0, 3)) {
+      await db().insert(renewalReminders).values({ subscriptionId: sub.id, userId: user.id, periodEnd: RENEWAL, thresholdDays: 7, claimedAt: before(7 * DAY), sentAt: before(7 * DAY) });
+    }
+    const r = await sendRenewalReminders(t.ctx, { now: before(6 * DAY), batch: 2 });
+    expect(r).toEqual({ sent: 4, failed: 0 });
+    for (const { user } of subs.slice(0, 3)) expect(mailsTo(user)).toHaveLength(0);
+    for (const { user } of subs.slice(3)) expect(mailsTo(user)).toHaveLength(1);
+  });
+
   it('five parallel first runs send one mail', async () => {
     const { user } = await subscriber();
     const results = await Promise.all(Array.from({ length: 5 }, () => run(before(6 * DAY))));
