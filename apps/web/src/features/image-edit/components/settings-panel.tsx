@@ -29,6 +29,22 @@ export interface SettingsPanelProps {
 
 const COUNTS = [1, 2, 3, 4] as const;
 
+/** A count of images, 1–4 (002 §5: Num images, Max images). */
+function CountSelect({ label, value, disabled, onChange, testId }: { label: string; value: number; disabled: boolean; onChange: (v: number) => void; testId: string }) {
+  return (
+    <label>
+      <span>{label}</span>
+      <select value={value} disabled={disabled} onChange={(e) => onChange(Number(e.target.value))} data-testid={testId}>
+        {COUNTS.map((n) => (
+          <option key={n} value={n}>
+            {n}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** One side of the size (px), clamped to 1..4096 as it is typed (002 §5). */
 function SideInput({ side, label, value, disabled, onChange }: { side: 'width' | 'height'; label: string; value: number; disabled: boolean; onChange: (v: number) => void }) {
   return (
@@ -95,26 +111,8 @@ export function SettingsPanel({ open, onToggle, value, onChange, effective, canM
             testId="image-edit-scale"
           />
           <div className="image-edit-count-row">
-            <label>
-              <span>{t('imageEdit.settings.numImages')}</span>
-              <select value={value.numImages} disabled={disabled} onChange={(e) => set({ numImages: Number(e.target.value) })} data-testid="image-edit-num-images">
-                {COUNTS.map((n) => (
-                  <option key={n} value={n}>
-                    {n}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              <span>{t('imageEdit.settings.maxImages')}</span>
-              <select value={value.maxImages} disabled={disabled} onChange={(e) => set({ maxImages: Number(e.target.value) })} data-testid="image-edit-max-images">
-                {COUNTS.map((n) => (
-                  <option key={n} value={n}>
-                    {n}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <CountSelect label={t('imageEdit.settings.numImages')} value={value.numImages} disabled={disabled} onChange={(numImages) => set({ numImages })} testId="image-edit-num-images" />
+            <CountSelect label={t('imageEdit.settings.maxImages')} value={value.maxImages} disabled={disabled} onChange={(maxImages) => set({ maxImages })} testId="image-edit-max-images" />
             <label className="image-edit-seed">
               <span>{t('imageEdit.settings.seed')}</span>
               <span className="image-edit-seed-row">
