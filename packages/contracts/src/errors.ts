@@ -37,6 +37,7 @@ export const ERROR_CODES = [
   'PAYMENT_PROVIDER_ERROR',
   'WEBHOOK_SIGNATURE_INVALID',
   'ALREADY_SUBSCRIBED',
+  'CHECKOUT_IN_PROGRESS',
   'NO_SUBSCRIPTION',
   'SAME_PLAN',
   'SUBSCRIPTION_CANCEL_SCHEDULED',
@@ -121,6 +122,8 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   PAYMENT_PROVIDER_ERROR: 502,
   WEBHOOK_SIGNATURE_INVALID: 401,
   ALREADY_SUBSCRIBED: 409,
+  /** A plan checkout of the user is still open (another plan, or still being created): finish or leave it first (decision 029). */
+  CHECKOUT_IN_PROGRESS: 409,
   NO_SUBSCRIPTION: 409,
   SAME_PLAN: 409,
   /** Spec 000 §5: plan change is blocked while a cancellation is in force; resume first. */

@@ -60,6 +60,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     ko: '이미 구독 중입니다. 다른 플랜으로 바꾸려면 플랜 변경을 이용해주세요.',
     en: 'You already have a subscription. Use plan change to switch plans.',
   },
+  CHECKOUT_IN_PROGRESS: {
+    ko: '진행 중인 구독 결제가 있습니다. 열려 있는 결제를 마치거나, 30분 뒤에 다시 시도해주세요.',
+    en: 'A subscription checkout is already open. Finish that payment, or try again in 30 minutes.',
+  },
   NO_SUBSCRIPTION: { ko: '이용 중인 구독이 없습니다.', en: 'You do not have an active subscription.' },
   SAME_PLAN: { ko: '이미 이용 중인 플랜입니다.', en: 'You are already on this plan.' },
   SUBSCRIPTION_CANCEL_SCHEDULED: {

@@ -19,6 +19,8 @@ import type { AddressInfo } from 'node:net';
  *                                         bills the new price), cancelled true/false; 422 once expired
  *   DELETE /v1/subscriptions/{id}         cancelled, running until ends_at
  *   GET    /v1/subscription-invoices/{id} subscription invoice
+ *   POST   /v1/orders/{id}/refund, /v1/subscription-invoices/{id}/refund  `amount` optional (else the
+ *                                         rest): `partial_refund` or `refunded`
  *
  * Every request needs `Authorization: Bearer <apiKey>` (401), `Accept: application/vnd.api+json` (406)
  * and, with a body, `Content-Type: application/vnd.api+json` (415). Every request is recorded in
@@ -486,10 +488,22 @@ export async function startFakeLemonSqueezy(options: FakeLsOptions): Promise<Fak
     if (raw && !(req.headers['content-type'] ?? '').startsWith(JSON_API)) return sendError(res, 415, 'Unsupported Media Type', `Content-Type must be ${JSON_API}`);
     if (badJson) return sendError(res, 400, 'Bad Request', 'The body is not JSON.');
 
-    const m = /^\/v1\/(checkouts|orders|subscriptions|subscription-invoices)(?:\/([^/]+))?$/.exec(url.pathname);
+    const m = /^\/v1\/(checkouts|orders|subscriptions|subscription-invoices)(?:\/([^/]+))?(\/refund)?$/.exec(url.pathname);
     if (!m) return sendError(res, 404, 'Not Found', 'Not found.');
-    const [, kind, rid] = m as unknown as [string, string, string | undefined];
+    const [, kind, rid, refundPath] = m as unknown as [string, string, string | undefined, string | undefined];
     const data = (body as { data?: { type?: unknown; id?: unknown; attributes?: Record<string, unknown>; relationships?: Record<string, { data?: { type?: unknown; id?: unknown } }> } } | null)?.data;
+
+    if (refundPath) {
+      // POST /v1/orders/{id}/refund, POST /v1/subscription-invoices/{id}/refund: `amount` (cents) optional, else the rest.
+      if (req.method !== 'POST' || !rid || (kind !== 'orders' && kind !== 'subscription-invoices')) return sendError(res, 404, 'Not Found', 'Not found.');
+      if (data?.type !== kind || String(data.id) !== rid) throw new FakeLsError(409, 'Conflict', 'data.type / data.id do not match the URL');
+      const target = kind === 'orders' ? mustGet(state.orders, rid, 'order') : mustGet(state.invoices, rid, 'subscription invoice');
+      const a = target.attributes;
+      const left = Number(a.total) - Number(a.refunded_amount ?? 0);
+      const amount = data.attributes?.amount === undefined ? left : Number(data.attributes.amount);
+      if (!Number.isInteger(amount) || amount <= 0 || amount > left) throw new FakeLsError(422, 'Unprocessable Entity', 'The refund amount is invalid.');
+      return send(res, 200, doc(refund(target as FakeLsResource, amount)));
+    }
 
     if (kind === 'checkouts' && !rid && req.method === 'POST') {
       if (data?.type !== 'checkouts') throw new FakeLsError(422, 'Unprocessable Entity', 'data.type must be "checkouts"');

@@ -22,6 +22,8 @@ import type { AddressInfo } from 'node:net';
  *        (phases with start_date / end_date / duration, end_behavior);  POST …/{id}/release
  *   GET  /v1/invoices/{id} (payments includable);  GET /v1/invoice_payments?invoice=…|payment[payment_intent]=…
  *   GET  /v1/payment_intents/{id};  GET /v1/charges/{id}
+ *   DELETE /v1/subscriptions/{id}                   cancels now (status canceled, ended_at; a schedule with it)
+ *   POST /v1/refunds {payment_intent|charge, amount?}  refunds (the rest of) the charge
  *
  * Time: a month is 30 days here (periods, schedule durations). Objects are kept in the shapes of API
  * version 2026-10-28.endive (period bounds on subscription items, `invoice.parent.subscription_details`,
@@ -569,6 +571,23 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
       const sub = must(m[1] as string, 'subscription');
       updateSubscription(sub, b);
       return render(sub, b.expand);
+    }],
+    ['DELETE', /^\/v1\/subscriptions\/(\w+)$/, (m, q) => {
+      const sub = must(m[1] as string, 'subscription');
+      if (sub.status === 'canceled') throw new StripeHttpError(400, `No such subscription: '${String(sub.id)}'`, 'invalid_request_error', 'resource_missing');
+      endSub(sub, now());
+      return render(sub, q.expand);
+    }],
+    ['POST', /^\/v1\/refunds$/, (_m, _q, b) => {
+      const piId = str(b.payment_intent);
+      const chargeId = str(b.charge);
+      if (!piId && !chargeId) throw new StripeHttpError(400, 'One of `charge` or `payment_intent` is required.', 'invalid_request_error', 'parameter_missing');
+      const charge = chargeId ? must(chargeId, 'charge') : chargeOfIntent(piId as string);
+      const remaining = (charge.amount as number) - (charge.amount_refunded as number);
+      const amount = b.amount === undefined ? remaining : int(b.amount, 'amount');
+      if (amount <= 0 || amount > remaining) throw new StripeHttpError(400, `Charge ${String(charge.id)} has already been refunded.`, 'invalid_request_error', 'charge_already_refunded');
+      refundCharge(charge, amount);
+      return store({ id: newId('re'), object: 'refund', amount, charge: charge.id, payment_intent: charge.payment_intent, status: 'succeeded', currency: 'usd', metadata: isObj(b.metadata) ? b.metadata : {}, created: now() });
     }],
     ['POST', /^\/v1\/subscription_schedules$/, (_m, _q, b) => render(createSchedule(b), b.expand)],
     ['GET', /^\/v1\/subscription_schedules\/(\w+)$/, (m, q) => render(must(m[1] as string, 'subscription_schedule'), q.expand)],

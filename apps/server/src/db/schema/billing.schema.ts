@@ -22,10 +22,15 @@ export const billingCheckouts = pgTable(
     providerCheckoutId: text('provider_checkout_id'),
     status: text('status', { enum: ['pending', 'completed', 'failed', 'cancelled'] }).notNull().default('pending'),
     creditsGranted: integer('credits_granted').notNull().default(0),
+    /** The hosted checkout's URL (a repeated request for the same plan gets this open checkout back). */
+    checkoutUrl: text('checkout_url'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     completedAt: timestamp('completed_at', { withTimezone: true }),
   },
-  (t) => [index('billing_checkouts_user_idx').on(t.userId, t.createdAt)],
+  (t) => [
+    index('billing_checkouts_user_idx').on(t.userId, t.createdAt),
+    index('billing_checkouts_pending_idx').on(t.userId, t.createdAt).where(sql`${t.status} = 'pending' AND ${t.kind} = 'plan'`),
+  ],
 );
 
 /** Every webhook event applied, under a unique key, written in the same transaction as its effect. */
@@ -65,6 +70,12 @@ export const subscriptions = pgTable(
     /** Start of the period whose subscription credits were granted, and for which plan. */
     creditedPeriodStart: timestamp('credited_period_start', { withTimezone: true }),
     creditedPlan: text('credited_plan', { enum: ['basic', 'deluxe', 'premium'] }),
+    /**
+     * Set when the provider created this subscription while the user already had a live one (a second
+     * tab, a race, a checkout opened before the one-subscription rule): it is never granted, and is
+     * cancelled and refunded at the provider (decision 029).
+     */
+    refusedAt: timestamp('refused_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, gt } from 'drizzle-orm';
 import {
   planRank,
   PLAN_CHANGE_MESSAGES,
@@ -18,7 +18,7 @@ import type { AppServices } from '../../context';
 import { billingCheckouts, subscriptions, users, type UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { PaymentProviderError, type PaymentsProvider, type ProviderSubscription } from './payments-provider';
-import { effectivePlan, syncSubscription, upcomingPlan } from './billing.webhooks';
+import { effectivePlan, isLiveSubscription, pickCurrentSubscription, syncSubscription, upcomingPlan } from './billing.webhooks';
 
 /**
  * The payment calls of spec 000 §7 and 001 §7, with the rules the spec leaves to the server
@@ -50,25 +50,21 @@ type LocalSubscription = typeof subscriptions.$inferSelect;
 /** The provider whose records count: the one in use (its own name), else the configured one. */
 const providerName = (s: BillingServices) => s.payments?.name ?? s.config.payments.provider;
 
-/** The user's newest subscription with the provider in use (ended ones included), or null. */
+/**
+ * The user's current subscription with the provider in use: the live one (newest first), else the
+ * newest ended one; refused duplicates never count (decision 029). Null when none.
+ */
 async function currentSubscription(s: BillingServices, userId: number): Promise<LocalSubscription | null> {
-  const rows = await s.database.db
-    .select()
-    .from(subscriptions)
-    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.provider, providerName(s))))
-    .orderBy(desc(subscriptions.providerCreatedAt), desc(subscriptions.id))
-    .limit(1);
-  return rows[0] ?? null;
+  const rows = await s.database.db.select().from(subscriptions).where(and(eq(subscriptions.userId, userId), eq(subscriptions.provider, providerName(s))));
+  return pickCurrentSubscription(rows);
 }
 
 /**
- * Whether a subscription still stands in the way of a new one: not ended, and not a first payment that
- * never went through (`incomplete` without any credited period, `incomplete_expired`).
+ * How long an unfinished plan checkout keeps another one from starting (decision 029). After it, the
+ * checkout is stale: a new one may start, and should the old one still be paid, the webhook refuses
+ * the second subscription (cancelled and refunded at the provider).
  */
-function blocksNewCheckout(sub: LocalSubscription): boolean {
-  if (sub.status === 'expired' || sub.status === 'incomplete_expired') return false;
-  return !(sub.status === 'incomplete' && !sub.creditedPlan);
-}
+export const PLAN_CHECKOUT_OPEN_MS = 30 * 60_000;
 
 /** The live (not ended) subscription, or the errors of 001 §7 / 000 §5. */
 async function liveSubscription(s: BillingServices, userId: number): Promise<LocalSubscription> {
@@ -87,8 +83,10 @@ function siteUrl(s: BillingServices, locale: Locale, pathAndQuery: string): stri
 /**
  * Starts a hosted checkout for a plan (POST /api/payment/checkout) or a pack (POST /api/payment/credit-checkout).
  * The checkout row is written before the provider is called, so the return page can ask about it.
+ * A plan checkout follows the one-subscription rule (claimPlanCheckout): the open checkout of the same
+ * plan may come back instead of a new one.
  * @throws PAYMENTS_NOT_CONFIGURED; ALREADY_SUBSCRIBED (a live subscription exists: change plan, or
- *   resume a scheduled cancel, instead); PAYMENT_PROVIDER_ERROR.
+ *   resume a scheduled cancel, instead); CHECKOUT_IN_PROGRESS; PAYMENT_PROVIDER_ERROR.
  */
 export async function startCheckout(
   s: BillingServices,
@@ -97,13 +95,14 @@ export async function startCheckout(
   locale: Locale,
 ): Promise<CheckoutResponse> {
   const provider = providerOf(s);
-  if (item.kind === 'plan') {
-    const sub = await currentSubscription(s, user.id);
-    if (sub && blocksNewCheckout(sub)) throw new AppError('ALREADY_SUBSCRIBED');
-  }
   const checkoutId = randomUUID();
   const itemId = item.kind === 'plan' ? item.plan : item.pack;
-  await s.database.db.insert(billingCheckouts).values({ id: checkoutId, userId: user.id, provider: provider.name, kind: item.kind, item: itemId });
+  if (item.kind === 'plan') {
+    const open = await claimPlanCheckout(s, user.id, checkoutId, provider.name, item.plan);
+    if (open) return { success: true, checkout_url: open.url, checkoutId: open.id };
+  } else {
+    await s.database.db.insert(billingCheckouts).values({ id: checkoutId, userId: user.id, provider: provider.name, kind: item.kind, item: itemId });
+  }
   const q = `checkout=${encodeURIComponent(checkoutId)}`;
   const res = await call(() =>
     provider.createCheckout({
@@ -119,8 +118,39 @@ export async function startCheckout(
     await s.database.db.update(billingCheckouts).set({ status: 'failed' }).where(eq(billingCheckouts.id, checkoutId));
     throw err;
   });
-  await s.database.db.update(billingCheckouts).set({ providerCheckoutId: res.providerCheckoutId }).where(eq(billingCheckouts.id, checkoutId));
+  await s.database.db.update(billingCheckouts).set({ providerCheckoutId: res.providerCheckoutId, checkoutUrl: res.url }).where(eq(billingCheckouts.id, checkoutId));
   return { success: true, checkout_url: res.url, checkoutId };
+}
+
+/**
+ * The one-subscription rule at checkout (issue 21 point 2, decision 029), serialised on the user's
+ * row (`SELECT … FOR UPDATE`), so parallel requests are decided one after the other:
+ * - a live subscription (any non-ended status, any provider) → ALREADY_SUBSCRIBED (change plan instead);
+ * - an open plan checkout (pending, younger than PLAN_CHECKOUT_OPEN_MS) for the same plan whose
+ *   hosted page exists → that checkout is returned (a double click or a second tab gets the same page);
+ * - an open plan checkout for another plan, or one still being created → CHECKOUT_IN_PROGRESS;
+ * - otherwise the new checkout row `checkoutId` is written (in the same transaction) and null returned.
+ */
+async function claimPlanCheckout(s: BillingServices, userId: number, checkoutId: string, provider: string, plan: PaidPlan): Promise<{ id: string; url: string } | null> {
+  return s.database.db.transaction(async (tx) => {
+    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    const subs = await tx.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+    if (subs.some(isLiveSubscription)) throw new AppError('ALREADY_SUBSCRIBED');
+    const open = (
+      await tx
+        .select()
+        .from(billingCheckouts)
+        .where(and(eq(billingCheckouts.userId, userId), eq(billingCheckouts.kind, 'plan'), eq(billingCheckouts.status, 'pending'), gt(billingCheckouts.createdAt, new Date(Date.now() - PLAN_CHECKOUT_OPEN_MS))))
+        .orderBy(desc(billingCheckouts.createdAt))
+        .limit(1)
+    )[0];
+    if (open) {
+      if (open.item === plan && open.checkoutUrl && open.provider === provider) return { id: open.id, url: open.checkoutUrl };
+      throw new AppError('CHECKOUT_IN_PROGRESS');
+    }
+    await tx.insert(billingCheckouts).values({ id: checkoutId, userId, provider, kind: 'plan', item: plan });
+    return null;
+  });
 }
 
 /**

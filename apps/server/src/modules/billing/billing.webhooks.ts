@@ -3,7 +3,7 @@ import { packCredits, planCredits, planRank, type PaidPlan } from '@dewy/contrac
 import type { Tx } from '../../db/client';
 import { billingCheckouts, billingEvents, billingPayments, subscriptions, users } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { expireBucket, grant, reclaim } from '../credits/credits.service';
+import { expireSubscriptionPeriods, grant, reclaim } from '../credits/credits.service';
 import { reverseReward, rewardReferral } from '../affiliate/affiliate.service';
 import { forgetUser } from '../auth/session-cache';
 import type { AppServices } from '../../context';
@@ -37,7 +37,9 @@ export type WebhookOutcome =
   | 'reclaimed'
   | 'synced'
   | 'stale'
-  | 'nothing';
+  | 'nothing'
+  /** The subscription was created while the user had another live one: refused, cancelled and refunded at the provider (decision 029). */
+  | 'duplicate_subscription';
 
 /** Errors that a retry may fix (object not ready, provider down): the route answers 503. */
 export class RetryLaterError extends Error {}
@@ -70,8 +72,13 @@ export async function handleWebhook(
 ): Promise<{ outcome: WebhookOutcome; eventKey: string }> {
   const ev = await provider.parseWebhook(raw, headers);
   const db = services.database.db;
-  const seen = await db.select({ id: billingEvents.id }).from(billingEvents).where(and(eq(billingEvents.provider, provider.name), eq(billingEvents.eventKey, ev.key)));
-  if (seen.length) return { outcome: 'duplicate', eventKey: ev.key };
+  const seen = await db.select({ id: billingEvents.id, outcome: billingEvents.outcome }).from(billingEvents).where(and(eq(billingEvents.provider, provider.name), eq(billingEvents.eventKey, ev.key)));
+  if (seen[0]) {
+    // A redelivery of an event that refused a duplicate subscription: finish the provider side again
+    // (idempotent), in case the first delivery's cancel or refund call failed.
+    if (seen[0].outcome === 'duplicate_subscription') await settleDuplicate(services, provider, await readSnapshot(provider, ev));
+    return { outcome: 'duplicate', eventKey: ev.key };
+  }
   const snap = await readSnapshot(provider, ev);
   const outcome = await db.transaction(async (tx) => {
     const inserted = await tx
@@ -85,7 +92,33 @@ export async function handleWebhook(
     return result;
   });
   services.log.info({ provider: provider.name, eventKey: ev.key, type: ev.type, object: ev.object, outcome }, 'payment webhook applied');
+  if (outcome === 'duplicate_subscription') await settleDuplicate(services, provider, snap);
   return { outcome, eventKey: ev.key };
+}
+
+/**
+ * The provider side of a refused duplicate subscription (decision 029), after our books committed:
+ * the subscription is ended at once (`cancelNow`) and every paid invoice of it we know of — the
+ * event's own and those recorded before — is refunded in full (`refundInvoice`). Both are no-ops on
+ * what is already ended or refunded, so a redelivery repeats them safely. A failure throws: the route
+ * answers 5xx and the provider's retry comes back here (see handleWebhook).
+ */
+async function settleDuplicate(services: Pick<AppServices, 'database' | 'log'>, provider: PaymentsProvider, snap: Snapshot): Promise<void> {
+  if (!snap || snap.kind === 'order') return;
+  const sub = snap.subscription;
+  if (sub.status !== 'expired') await provider.cancelNow(sub.id);
+  const ids = new Set<string>();
+  if (snap.kind === 'invoice') ids.add(snap.invoice.id);
+  const recorded = await services.database.db
+    .select({ providerId: billingPayments.providerId })
+    .from(billingPayments)
+    .where(and(eq(billingPayments.provider, provider.name), eq(billingPayments.kind, 'invoice'), eq(billingPayments.providerSubscriptionId, sub.id)));
+  for (const r of recorded) ids.add(r.providerId);
+  for (const id of ids) {
+    const inv = snap.kind === 'invoice' && snap.invoice.id === id ? snap.invoice : await provider.getInvoice(id);
+    if (inv.status === 'paid' && inv.amountCents > inv.refundedCents) await provider.refundInvoice(id);
+  }
+  services.log.warn({ provider: provider.name, subscription: sub.id, refunded: [...ids] }, 'duplicate subscription cancelled and refunded at the provider');
 }
 
 /** Our user for an event: the object's own user id, the signed payload's, or our records of the object. */
@@ -118,6 +151,11 @@ async function applySnapshot(tx: Tx, provider: string, ev: WebhookEvent, snap: S
   const userId = await resolveUser(tx, provider, ev, sub.userId, sub.id);
   if (!userId) return 'unmatched';
   const local = await syncSubscription(tx, provider, userId, sub);
+  if (local.refusedAt) {
+    if (snap.kind === 'invoice') await recordRefusedInvoice(tx, provider, ev, userId, snap.invoice);
+    if (ev.checkoutId) await tx.update(billingCheckouts).set({ status: 'cancelled' }).where(and(eq(billingCheckouts.id, ev.checkoutId), eq(billingCheckouts.userId, userId), eq(billingCheckouts.status, 'pending')));
+    return 'duplicate_subscription';
+  }
   if (snap.kind === 'subscription') return 'synced';
   return applyInvoice(tx, provider, ev, userId, snap.invoice, local);
 }
@@ -191,6 +229,45 @@ async function applyOrder(tx: Tx, provider: string, ev: WebhookEvent, userId: nu
 
 type LocalSubscription = typeof subscriptions.$inferSelect;
 
+/** The credit-period key of a subscription (decision 029): `<provider>:<provider subscription id>`. */
+export const subscriptionRef = (provider: string, providerSubscriptionId: string) => `${provider}:${providerSubscriptionId}`;
+
+/**
+ * Whether a subscription counts as the user's live one: not refused as a duplicate, not ended, and
+ * not a first payment that never went through (`incomplete` without any credited period). A live
+ * subscription stands in the way of a new checkout and makes a newly created one a duplicate.
+ */
+export function isLiveSubscription(row: LocalSubscription): boolean {
+  if (row.refusedAt) return false;
+  if (row.status === 'expired' || row.status === 'incomplete_expired') return false;
+  return !(row.status === 'incomplete' && !row.creditedPlan);
+}
+
+/**
+ * The subscription that is the user's current one among `rows`: a live one first (the newest of
+ * them), else the newest not refused; null when there is none. An older subscription ending never
+ * hides a live one, whichever was created first (decision 029).
+ */
+export function pickCurrentSubscription(rows: LocalSubscription[]): LocalSubscription | null {
+  const mine = rows.filter((r) => !r.refusedAt);
+  const newestFirst = (a: LocalSubscription, b: LocalSubscription) => b.providerCreatedAt.getTime() - a.providerCreatedAt.getTime() || b.id - a.id;
+  return mine.filter(isLiveSubscription).sort(newestFirst)[0] ?? mine.sort(newestFirst)[0] ?? null;
+}
+
+/**
+ * Marks `row` refused when the user already has another live subscription (decision 029): a row never
+ * credited, live itself, while another live one was credited already or recorded first. Runs under the
+ * user's row lock (webhooks and plan changes take it), so two subscriptions arriving together are
+ * decided one after the other: the first recorded stays, the other is refused.
+ */
+async function refuseIfDuplicate(tx: Tx, userId: number, row: LocalSubscription): Promise<LocalSubscription> {
+  if (row.refusedAt || row.creditedPlan || !isLiveSubscription(row)) return row;
+  const others = await tx.select().from(subscriptions).where(eq(subscriptions.userId, userId));
+  const blocking = others.find((o) => o.id !== row.id && isLiveSubscription(o) && (o.creditedPlan !== null || o.id < row.id));
+  if (!blocking) return row;
+  return (await tx.update(subscriptions).set({ refusedAt: new Date(), updatedAt: new Date() }).where(eq(subscriptions.id, row.id)).returning())[0]!;
+}
+
 /**
  * Writes the provider's view of a subscription into `subscriptions` and the user's plan fields, and
  * expires subscription credits when it has ended. Guards against stale snapshots: an ended
@@ -228,6 +305,7 @@ export async function syncSubscription(tx: Tx, provider: string, userId: number,
         .returning()
     )[0]!;
   }
+  row = await refuseIfDuplicate(tx, userId, row);
   await syncUserPlan(tx, provider, userId, row);
   return row;
 }
@@ -246,20 +324,22 @@ export function upcomingPlan(row: LocalSubscription): PaidPlan | null {
   return null;
 }
 
-/** Copies the user's current subscription onto the user row (spec 000 §3 / 001 §3 fields). */
+/**
+ * Expires an ended subscription's credit periods (only its own: decision 029) and copies the user's
+ * current subscription (pickCurrentSubscription: a live one before any ended one) onto the user row
+ * (spec 000 §3 / 001 §3 fields).
+ */
 async function syncUserPlan(tx: Tx, provider: string, userId: number, row: LocalSubscription) {
-  // The user's current subscription is the newest one; an older one ending must not reset a newer one.
-  const newest = (
-    await tx.select().from(subscriptions).where(eq(subscriptions.userId, userId)).orderBy(desc(subscriptions.providerCreatedAt), desc(subscriptions.id)).limit(1)
-  )[0];
   if (row.status === 'expired') {
-    await expireBucket(tx, { userId, bucket: 'subscription', reason: 'subscription ended', reference: `${provider}:subscription:${row.providerSubscriptionId}`, idempotencyKey: `expire:${provider}:subscription:${row.providerSubscriptionId}:end` });
+    const ref = subscriptionRef(provider, row.providerSubscriptionId);
+    await expireSubscriptionPeriods(tx, { userId, subscription: ref, reason: 'subscription ended', reference: `${provider}:subscription:${row.providerSubscriptionId}`, idempotencyKey: `expire:${provider}:subscription:${row.providerSubscriptionId}:end` });
   }
-  if (newest && newest.id !== row.id) return;
-  if (row.status === 'expired') {
+  const current = pickCurrentSubscription(await tx.select().from(subscriptions).where(eq(subscriptions.userId, userId)));
+  if (!current) return;
+  if (current.status === 'expired') {
     await tx
       .update(users)
-      .set({ plan: 'free', nextRenewalDate: null, subscriptionEndDate: row.endedAt ?? new Date(), cancelledAt: row.cancelledAt ?? row.endedAt ?? new Date(), subscriptionId: row.providerSubscriptionId, updatedAt: new Date() })
+      .set({ plan: 'free', nextRenewalDate: null, subscriptionEndDate: current.endedAt ?? new Date(), cancelledAt: current.cancelledAt ?? current.endedAt ?? new Date(), subscriptionId: current.providerSubscriptionId, updatedAt: new Date() })
       .where(eq(users.id, userId));
     forgetUser(userId);
     return;
@@ -267,15 +347,23 @@ async function syncUserPlan(tx: Tx, provider: string, userId: number, row: Local
   await tx
     .update(users)
     .set({
-      plan: effectivePlan(row) ?? 'free',
-      subscriptionId: row.providerSubscriptionId,
-      cancelledAt: row.cancelAtPeriodEnd ? row.cancelledAt : null,
-      subscriptionEndDate: row.cancelAtPeriodEnd ? row.currentPeriodEnd : null,
-      nextRenewalDate: row.cancelAtPeriodEnd ? null : row.currentPeriodEnd,
+      plan: effectivePlan(current) ?? 'free',
+      subscriptionId: current.providerSubscriptionId,
+      cancelledAt: current.cancelAtPeriodEnd ? current.cancelledAt : null,
+      subscriptionEndDate: current.cancelAtPeriodEnd ? current.currentPeriodEnd : null,
+      nextRenewalDate: current.cancelAtPeriodEnd ? null : current.currentPeriodEnd,
       updatedAt: new Date(),
     })
     .where(eq(users.id, userId));
   forgetUser(userId); // the session answer shows the plan (decision 026)
+}
+
+/** A paid invoice of a refused duplicate subscription: recorded for support, never granted (decision 029). */
+async function recordRefusedInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: number, inv: ProviderInvoice) {
+  await upsertPayment(tx, {
+    userId, provider, kind: 'invoice', providerId: inv.id, item: inv.plan, reason: `duplicate:${inv.reason}`, status: inv.status,
+    providerSubscriptionId: inv.subscriptionId, amountCents: inv.amountCents, refundedCents: inv.refundedCents, bucket: 'subscription', checkoutId: ev.checkoutId,
+  });
 }
 
 async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: number, inv: ProviderInvoice, local: LocalSubscription): Promise<WebhookOutcome> {
@@ -297,7 +385,8 @@ async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: 
       const diff = planCredits(inv.plan) - planCredits(local.creditedPlan);
       if (diff > 0 && local.status !== 'expired') {
         granted = diff;
-        await grant(tx, { userId, amount: diff, bucket: 'subscription', reason: `upgrade ${local.creditedPlan}→${inv.plan}`, reference: ref, idempotencyKey: `pay:${ref}` });
+        const period = { subscription: subscriptionRef(provider, local.providerSubscriptionId), start: local.creditedPeriodStart ?? inv.periodStart };
+        await grant(tx, { userId, amount: diff, bucket: 'subscription', reason: `upgrade ${local.creditedPlan}→${inv.plan}`, reference: ref, idempotencyKey: `pay:${ref}`, period });
         await tx.update(subscriptions).set({ creditedPlan: inv.plan }).where(eq(subscriptions.id, local.id));
         outcome = 'granted';
       }
@@ -306,11 +395,11 @@ async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: 
       await tx.update(billingPayments).set({ reason: `stale:${inv.reason}` }).where(eq(billingPayments.id, row.id));
       outcome = 'stale';
     } else if (local.status !== 'expired') {
-      if (local.creditedPeriodStart) {
-        await expireBucket(tx, { userId, bucket: 'subscription', reason: 'new subscription period', reference: ref, idempotencyKey: `expire:${ref}` });
-      }
+      // Only this subscription's earlier periods expire; another subscription's credits stay (decision 029).
+      const subscription = subscriptionRef(provider, local.providerSubscriptionId);
+      await expireSubscriptionPeriods(tx, { userId, subscription, before: inv.periodStart, reason: 'new subscription period', reference: ref, idempotencyKey: `expire:${ref}` });
       granted = planCredits(inv.plan);
-      await grant(tx, { userId, amount: granted, bucket: 'subscription', reason: `${inv.reason} ${inv.plan}`, reference: ref, idempotencyKey: `pay:${ref}` });
+      await grant(tx, { userId, amount: granted, bucket: 'subscription', reason: `${inv.reason} ${inv.plan}`, reference: ref, idempotencyKey: `pay:${ref}`, period: { subscription, start: inv.periodStart } });
       await tx
         .update(subscriptions)
         .set({ creditedPeriodStart: inv.periodStart, creditedPlan: inv.plan, nextPlan: local.nextPlan === inv.plan ? null : local.nextPlan })
@@ -327,7 +416,7 @@ async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: 
   }
   const target = reclaimTarget(granted, inv.amountCents, inv.refundedCents);
   if (target > row.creditsReclaimed) {
-    await reclaim(tx, { userId, amount: target - row.creditsReclaimed, bucket: 'subscription', reason: `refund of ${inv.reason} invoice`, reference: ref, idempotencyKey: `reclaim:${ref}:${target}` });
+    await reclaim(tx, { userId, amount: target - row.creditsReclaimed, bucket: 'subscription', reason: `refund of ${inv.reason} invoice`, reference: ref, idempotencyKey: `reclaim:${ref}:${target}`, subscription: subscriptionRef(provider, inv.subscriptionId) });
     await tx.update(billingPayments).set({ creditsReclaimed: target }).where(eq(billingPayments.id, row.id));
     await reverseReward(tx, { paymentId: row.id, reclaimedShare: target / granted, reference: ref });
     outcome = 'reclaimed';

@@ -133,6 +133,21 @@ export interface PaymentsProvider {
   cancel(subscriptionId: string): Promise<ProviderSubscription>;
   /** Removes a scheduled cancellation. */
   resume(subscriptionId: string): Promise<ProviderSubscription>;
+  /**
+   * Ends a subscription at once, for a duplicate the billing service refuses (decision 029): Stripe
+   * cancels it now (`DELETE /v1/subscriptions/:id`), the sandbox ends it now; Lemon Squeezy has no
+   * immediate end in its API, so its subscription is cancelled and runs out at its period end (it
+   * never renews; its invoice is refunded with `refundInvoice`). A no-op on a subscription already
+   * ended (LS: already cancelled). @throws PaymentProviderError when the provider refuses or cannot be reached.
+   */
+  cancelNow(subscriptionId: string): Promise<void>;
+  /**
+   * Refunds what is left of a paid subscription invoice, in full, at the provider (Stripe: a refund of
+   * the invoice's payment intent; LS: `POST /v1/subscription-invoices/:id/refund`; sandbox: the
+   * invoice refunded). Its refund webhook follows as for any refund. A no-op when nothing paid is left
+   * to refund. @throws PaymentProviderError when the provider refuses or cannot be reached.
+   */
+  refundInvoice(invoiceId: string): Promise<void>;
   getSubscription(id: string): Promise<ProviderSubscription>;
   getInvoice(id: string): Promise<ProviderInvoice>;
   getOrder(id: string): Promise<ProviderOrder>;

@@ -19,7 +19,7 @@ describe.each(TEST_DATABASES)('partial refund on $name', (kind) => {
     const { db } = database;
     const u = await buildUser(db);
     await grant(db, { userId: u.id, amount: oneTime, bucket: 'one_time', reason: 'test', idempotencyKey: `g1-${u.id}` });
-    if (subscription > 0) await grant(db, { userId: u.id, amount: subscription, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}` });
+    if (subscription > 0) await grant(db, { userId: u.id, amount: subscription, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}`, period: { subscription: `test:sub-${u.id}`, start: new Date(0) } });
     await spend(db, { userId: u.id, amount, reason: 'kling', idempotencyKey: `sp-${u.id}` });
     return u;
   }

@@ -20,7 +20,7 @@ describe.each(TEST_DATABASES)('credit ledger on $name', (kind) => {
     const { db } = database;
     const u = await buildUser(db);
     await grant(db, { userId: u.id, amount: 100, bucket: 'one_time', reason: 'test', idempotencyKey: `g-${u.id}` });
-    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}` });
+    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}`, period: { subscription: `test:sub-${u.id}`, start: new Date(0) } });
     const results = await Promise.allSettled(
       Array.from({ length: 50 }, (_, i) => spend(db, { userId: u.id, amount: 10, reason: 'upscale', idempotencyKey: `s-${u.id}-${i}` })),
     );
@@ -37,7 +37,7 @@ describe.each(TEST_DATABASES)('credit ledger on $name', (kind) => {
     const { db } = database;
     const u = await buildUser(db);
     await grant(db, { userId: u.id, amount: 30, bucket: 'one_time', reason: 'test', idempotencyKey: `g-${u.id}` });
-    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}` });
+    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}`, period: { subscription: `test:sub-${u.id}`, start: new Date(0) } });
     const r = await spend(db, { userId: u.id, amount: 80, reason: 'upscale', idempotencyKey: `s-${u.id}` });
     expect(r.taken).toEqual({ oneTime: 30, bonus: 0, subscription: 50 });
     expect(r.balance).toEqual({ oneTime: 0, bonus: 0, subscription: 50, total: 50 });
@@ -48,7 +48,7 @@ describe.each(TEST_DATABASES)('credit ledger on $name', (kind) => {
     const u = await buildUser(db);
     await grant(db, { userId: u.id, amount: 20, bucket: 'one_time', reason: 'test', idempotencyKey: `g-${u.id}` });
     await grant(db, { userId: u.id, amount: 30, bucket: 'bonus', reason: 'test', idempotencyKey: `gb-${u.id}` });
-    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}` });
+    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}`, period: { subscription: `test:sub-${u.id}`, start: new Date(0) } });
     const r = await spend(db, { userId: u.id, amount: 60, reason: 'upscale', idempotencyKey: `s-${u.id}` });
     expect(r.taken).toEqual({ oneTime: 20, bonus: 30, subscription: 10 });
     expect(r.balance).toEqual({ oneTime: 0, bonus: 0, subscription: 90, total: 90 });
@@ -77,7 +77,7 @@ describe.each(TEST_DATABASES)('credit ledger on $name', (kind) => {
     const { db } = database;
     const u = await buildUser(db);
     await grant(db, { userId: u.id, amount: 50, bucket: 'one_time', reason: 'test', idempotencyKey: `g-${u.id}` });
-    await grant(db, { userId: u.id, amount: 50, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}` });
+    await grant(db, { userId: u.id, amount: 50, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}`, period: { subscription: `test:sub-${u.id}`, start: new Date(0) } });
     await spend(db, { userId: u.id, amount: 80, reason: 'upscale', idempotencyKey: `s-${u.id}` });
     const [a, b] = await Promise.all([
       refund(db, { spendKey: `s-${u.id}`, reason: 'job failed' }),

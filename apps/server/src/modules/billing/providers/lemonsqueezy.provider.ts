@@ -150,6 +150,33 @@ export function createLemonSqueezyProvider(cfg: PaymentsConfig['lemonsqueezy'], 
       return mapSubscription(await readSubscription(subscriptionId), planOf);
     },
 
+    /**
+     * LS's API has no immediate end of a subscription: `DELETE /v1/subscriptions/{id}` cancels it and it
+     * runs out at `ends_at` without renewing (decision 029; its invoice is refunded with
+     * `refundInvoice`). A no-op when it is already cancelled or expired.
+     */
+    async cancelNow(subscriptionId) {
+      const sub = await readSubscription(subscriptionId);
+      if (sub.attributes.status === 'cancelled' || sub.attributes.status === 'expired') return;
+      const res = await client.request('DELETE', `/v1/subscriptions/${encodeURIComponent(subscriptionId)}`);
+      parseResource(res.body, 'subscriptions', LsSubscriptionAttributes, `cancel of subscription ${subscriptionId}`, res.status);
+    },
+
+    /**
+     * `POST /v1/subscription-invoices/{id}/refund` without an amount: LS refunds what is left of it
+     * (https://docs.lemonsqueezy.com/api/subscription-invoices/issue-refund). A no-op when the invoice
+     * is not paid or already refunded in full.
+     */
+    async refundInvoice(invoiceId) {
+      const path = `/v1/subscription-invoices/${encodeURIComponent(invoiceId)}`;
+      const cur = await client.request('GET', path);
+      const inv = parseResource(cur.body, 'subscription-invoices', LsSubscriptionInvoiceAttributes, `subscription invoice ${invoiceId}`, cur.status);
+      if (inv.attributes.status !== 'paid' && inv.attributes.status !== 'partial_refund') return;
+      const body: LsRequestBody = { data: { type: 'subscription-invoices', id: invoiceId, attributes: {} } };
+      const res = await client.request('POST', `${path}/refund`, body);
+      parseResource(res.body, 'subscription-invoices', LsSubscriptionInvoiceAttributes, `refund of subscription invoice ${invoiceId}`, res.status);
+    },
+
     /** `PATCH /v1/subscriptions/{id}` with `{cancelled: false}` (allowed until `ends_at`). @returns it re-read. */
     async resume(subscriptionId) {
       return patchSubscription(subscriptionId, { cancelled: false });

@@ -238,15 +238,21 @@ export function createSandboxProvider(opts: {
     async pay(id, cardInput) {
       const card = cardInput.replace(/[\s-]/g, '');
       if (card !== SANDBOX_CARD_OK && card !== SANDBOX_CARD_DECLINED) return { error: 'invalid_card' };
+      if (card === SANDBOX_CARD_DECLINED) {
+        // As at Stripe, a declined card leaves the checkout open for another card (decision 029: the
+        // same plan's open checkout is handed back to a second request).
+        const d = await get<CheckoutData>('checkout', id).catch(() => null);
+        if (!d || d.status !== 'open') return { error: 'not_open' };
+        return { redirect: d.failedUrl };
+      }
       // One transition out of `open`, even when Pay is pressed twice at once.
       const claimed = await db
         .update(sandboxObjects)
-        .set({ data: sql`jsonb_set(${sandboxObjects.data}, '{status}', ${JSON.stringify(card === SANDBOX_CARD_OK ? 'paid' : 'declined')}::jsonb)`, updatedAt: new Date() })
+        .set({ data: sql`jsonb_set(${sandboxObjects.data}, '{status}', '"paid"'::jsonb)`, updatedAt: new Date() })
         .where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.kind, 'checkout'), sql`${sandboxObjects.data}->>'status' = 'open'`))
         .returning();
       if (!claimed[0]) return { error: 'not_open' };
       const co = claimed[0].data as CheckoutData;
-      if (card === SANDBOX_CARD_DECLINED) return { redirect: co.failedUrl };
       const now = new Date();
       if (co.item.kind === 'pack') {
         const orderId = `sbx_or_${randomUUID()}`;
@@ -273,7 +279,7 @@ export function createSandboxProvider(opts: {
     async abandon(id) {
       const d = await get<CheckoutData>('checkout', id).catch(() => null);
       if (!d) return null;
-      if (d.status === 'open') await put('checkout', id, { ...d, status: 'cancelled' });
+      // Leaving the page does not close the checkout (as at Stripe): it can still be paid until it is stale.
       return d.cancelUrl;
     },
 
@@ -299,6 +305,23 @@ export function createSandboxProvider(opts: {
       const invoiceId = await newInvoice(id, after, 'upgrade', 'paid', diffCents);
       send('invoice.paid', { kind: 'invoice', id: invoiceId }, after.userId, after.checkoutId);
       return sub;
+    },
+
+    async cancelNow(id) {
+      const d = await get<SubscriptionData>('subscription', id);
+      if (d.status === 'expired') return;
+      await mutateSubscription(id, (x) => {
+        x.status = 'expired';
+        x.endedAt = new Date().toISOString();
+        x.cancelAtPeriodEnd = false;
+      }, 'subscription.deleted');
+    },
+
+    async refundInvoice(id) {
+      const d = await get<InvoiceData>('invoice', id);
+      if (d.status !== 'paid' || d.amountCents <= d.refundedCents) return;
+      await put('invoice', id, { ...d, status: 'refunded', refundedCents: d.amountCents });
+      send('invoice.refunded', { kind: 'invoice', id }, d.userId, null);
     },
 
     cancel: (id) => mutateSubscription(id, (d) => { d.cancelAtPeriodEnd = true; }),

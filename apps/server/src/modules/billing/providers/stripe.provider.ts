@@ -427,6 +427,36 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
     },
 
     /**
+     * Cancels a subscription at once (`DELETE /v1/subscriptions/{id}`,
+     * https://docs.stripe.com/api/subscriptions/cancel; no proration invoice: `invoice_now` and
+     * `prorate` left unset). A no-op when it has already ended (`canceled`, `incomplete_expired`).
+     */
+    async cancelNow(subscriptionId) {
+      const sub = await retrieveSubscription(subscriptionId);
+      if (sub.status === 'canceled' || sub.status === 'incomplete_expired') return;
+      await call('cancel subscription', () => stripe.subscriptions.cancel(subscriptionId, {}, { idempotencyKey: `dewy-cancel-now-${subscriptionId}` }));
+    },
+
+    /**
+     * Refunds what is left of each paid payment of an invoice: `POST /v1/refunds {payment_intent}`
+     * (https://docs.stripe.com/api/refunds/create; without an amount Stripe refunds the rest of the
+     * charge), idempotent per invoice and payment intent. A no-op for an invoice that is not paid or
+     * whose payments are refunded in full. Its `charge.refunded` webhook follows.
+     */
+    async refundInvoice(invoiceId) {
+      const inv = await call('retrieve invoice', () => stripe.invoices.retrieve(invoiceId, { expand: ['payments'] }));
+      if (inv.status !== 'paid') return;
+      const payments = inv.payments?.data ?? (await call('list invoice payments', () => stripe.invoicePayments.list({ invoice: inv.id, limit: 100 }))).data;
+      for (const p of payments) {
+        const intentRef = p.payment.payment_intent;
+        if (p.status !== 'paid' || !intentRef) continue;
+        const { intent, charge } = await chargeOfPaymentIntent(intentRef);
+        if (!charge || charge.amount_refunded >= charge.amount) continue;
+        await call('create refund', () => stripe.refunds.create({ payment_intent: intent.id, metadata: { invoice_id: invoiceId, reason: 'duplicate_subscription' } }, { idempotencyKey: `dewy-refund-${invoiceId}-${intent.id}` }));
+      }
+    },
+
+    /**
      * Reads a subscription (https://docs.stripe.com/api/subscriptions/retrieve, schedule expanded):
      * plan from the first item's price (a price that is not one of our plans throws
      * PaymentProviderError), `canceled` → `expired`, period bounds from the item, `nextPlan` from the
