@@ -39,6 +39,7 @@ export const ERROR_CODES = [
   'ALREADY_SUBSCRIBED',
   'NO_SUBSCRIPTION',
   'SAME_PLAN',
+  'NO_SCHEDULED_CHANGE',
   'SUBSCRIPTION_CANCEL_SCHEDULED',
   'SUBSCRIPTION_ENDED',
   'SOCIAL_AUTH_FAILED',
@@ -123,6 +124,8 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   ALREADY_SUBSCRIBED: 409,
   NO_SUBSCRIPTION: 409,
   SAME_PLAN: 409,
+  /** POST /api/payment/withdraw-downgrade while no downgrade is scheduled (decision 030). */
+  NO_SCHEDULED_CHANGE: 409,
   /** Spec 000 §5: plan change is blocked while a cancellation is in force; resume first. */
   SUBSCRIPTION_CANCEL_SCHEDULED: 409,
   SUBSCRIPTION_ENDED: 409,
