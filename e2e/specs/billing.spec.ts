@@ -107,7 +107,8 @@ test('buy a pack, subscribe, upgrade through the modal, cancel and resume, with 
   await expect(page.getByTestId('plan-change-to')).toContainText('9,500');
   await expect(page.getByTestId('plan-change-proration')).toContainText('일할 계산');
   await expect(page.getByTestId('plan-change-proration')).toContainText('5,000');
-  await expect(page.getByTestId('plan-change-warning')).toHaveText('플랜 변경은 즉시 처리되며 되돌릴 수 없습니다.');
+  await expect(page.getByTestId('plan-change-warning')).toHaveText('업그레이드는 즉시 처리되며 되돌릴 수 없습니다.');
+  await expect(page.getByTestId('plan-change-withdrawable')).toHaveCount(0);
   await shot(page, 'billing-upgrade-modal-ko-1440');
   await page.getByTestId('plan-change-confirm').click();
   // The pricing page goes to /mypage?refresh=<ts>; My Page refreshes at once and drops the parameter.
@@ -121,6 +122,9 @@ test('buy a pack, subscribe, upgrade through the modal, cancel and resume, with 
   await expect(page.getByTestId('plan-button-basic')).toHaveAttribute('data-state', 'downgrade');
   await page.getByTestId('plan-button-basic').click();
   await expect(page.getByTestId('plan-change-downgrade')).toContainText('다음 결제 주기부터');
+  // a downgrade can be withdrawn: never the "immediate, cannot be undone" warning of an upgrade
+  await expect(page.getByTestId('plan-change-withdrawable')).toContainText('철회');
+  await expect(page.getByTestId('plan-change-warning')).toHaveCount(0);
   await page.getByTestId('plan-change-cancel').click();
   await expect(page.getByTestId('plan-change-dialog')).toHaveCount(0);
 

@@ -79,6 +79,19 @@ export interface ChangePlanResponse {
 export const SUBSCRIPTION_STATUSES = ['active', 'past_due', 'paused', 'trialing', 'incomplete', 'incomplete_expired', 'unpaid', 'cancelled', 'expired'] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
+/**
+ * Statuses in which a payment of the subscription failed and the customer has to act (update the card
+ * or pay the open invoice): the page shows the payment banner and the provider's update-payment link,
+ * and the server mails the customer once per failed invoice (decision 030). Declared once, here.
+ */
+export const PAYMENT_ISSUE_STATUSES = ['past_due', 'unpaid', 'incomplete'] as const satisfies readonly SubscriptionStatus[];
+export type PaymentIssueStatus = (typeof PAYMENT_ISSUE_STATUSES)[number];
+
+/** Whether a subscription status means a failed payment the customer has to fix. */
+export function isPaymentIssueStatus(status: SubscriptionStatus | null | undefined): status is PaymentIssueStatus {
+  return (PAYMENT_ISSUE_STATUSES as readonly string[]).includes(status ?? '');
+}
+
 /** The subscription-related user fields (spec 000 §3, 001 §3). Dates are ISO strings. */
 export interface SubscriptionUserFields {
   plan: 'free' | PaidPlan;
@@ -99,7 +112,19 @@ export interface SubscriptionStatusResponse {
   nextPlan: PaidPlan | null;
   subscription: {
     data: {
-      attributes: { status: SubscriptionStatus; created_at: string; renews_at: string | null; ends_at: string | null };
+      attributes: {
+        status: SubscriptionStatus;
+        created_at: string;
+        renews_at: string | null;
+        ends_at: string | null;
+        /**
+         * Lemon Squeezy's subscription `urls` shape: `update_payment_method` is where the customer fixes a
+         * failed payment (LS's signed page, Stripe's hosted invoice page of the open invoice, the
+         * sandbox's retry page), given only while the status is a payment issue
+         * (PAYMENT_ISSUE_STATUSES) and the provider has one; else null.
+         */
+        urls: { update_payment_method: string | null };
+      };
       /** `action: 'cancel'` means a cancellation is scheduled (000 §3). */
       scheduled_change: { action: 'cancel' | 'downgrade'; effective_at: string; plan?: PaidPlan } | null;
     };
@@ -107,6 +132,18 @@ export interface SubscriptionStatusResponse {
   user: SubscriptionUserFields;
   /** Which provider bills; `configured: false` means buying is off and the page says so. */
   provider: { name: string; configured: boolean };
+}
+
+/**
+ * POST /api/payment/withdraw-downgrade (decision 030): the scheduled downgrade is removed at the
+ * provider; the next renewal bills the current plan again.
+ */
+export interface WithdrawDowngradeResponse {
+  success: true;
+  message: string;
+  /** The plan that stays (and that the next renewal bills). */
+  plan: PaidPlan;
+  nextPlan: null;
 }
 
 /** POST /api/payment/cancel-subscription (001 §7). */

@@ -40,6 +40,7 @@ export const ERROR_CODES = [
   'CHECKOUT_IN_PROGRESS',
   'NO_SUBSCRIPTION',
   'SAME_PLAN',
+  'NO_SCHEDULED_CHANGE',
   'SUBSCRIPTION_CANCEL_SCHEDULED',
   'SUBSCRIPTION_ENDED',
   'SOCIAL_AUTH_FAILED',
@@ -126,6 +127,8 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   CHECKOUT_IN_PROGRESS: 409,
   NO_SUBSCRIPTION: 409,
   SAME_PLAN: 409,
+  /** POST /api/payment/withdraw-downgrade while no downgrade is scheduled (decision 030). */
+  NO_SCHEDULED_CHANGE: 409,
   /** Spec 000 §5: plan change is blocked while a cancellation is in force; resume first. */
   SUBSCRIPTION_CANCEL_SCHEDULED: 409,
   SUBSCRIPTION_ENDED: 409,

@@ -66,6 +66,7 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
   },
   NO_SUBSCRIPTION: { ko: '이용 중인 구독이 없습니다.', en: 'You do not have an active subscription.' },
   SAME_PLAN: { ko: '이미 이용 중인 플랜입니다.', en: 'You are already on this plan.' },
+  NO_SCHEDULED_CHANGE: { ko: '예약된 플랜 변경이 없습니다.', en: 'No plan change is scheduled.' },
   SUBSCRIPTION_CANCEL_SCHEDULED: {
     ko: '구독 취소가 예약되어 있습니다. 먼저 구독 취소를 철회한 뒤 플랜을 변경해주세요.',
     en: 'Your subscription is set to cancel. Revoke the cancellation first, then change plans.',

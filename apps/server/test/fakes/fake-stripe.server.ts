@@ -20,7 +20,7 @@ import type { AddressInfo } from 'node:net';
  *        cancel_at, metadata; cancellation changes on a schedule-driven subscription are refused (400)
  *   POST /v1/subscription_schedules {from_subscription};  GET|POST /v1/subscription_schedules/{id}
  *        (phases with start_date / end_date / duration, end_behavior);  POST …/{id}/release
- *   GET  /v1/invoices/{id} (payments includable);  GET /v1/invoice_payments?invoice=…|payment[payment_intent]=…
+ *   GET  /v1/invoices/{id} (payments includable; `hosted_invoice_url` on every invoice);  GET /v1/invoice_payments?invoice=…|payment[payment_intent]=…
  *   GET  /v1/payment_intents/{id};  GET /v1/charges/{id}
  *   DELETE /v1/subscriptions/{id}                   cancels now (status canceled, ended_at; a schedule with it)
  *   POST /v1/refunds {payment_intent|charge, amount?}  refunds (the rest of) the charge
@@ -284,6 +284,8 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
       id, object: 'invoice', status: paid ? 'paid' : 'open', billing_reason: reason, customer: sub.customer, currency: 'usd', created: t,
       amount_due: Math.max(total, 0), amount_paid: paid ? Math.max(total, 0) : 0, amount_remaining: paid ? 0 : total, total, subtotal: total,
       attempted: true, attempt_count: 1, next_payment_attempt: paid ? null : t + 3 * DAY,
+      // The hosted invoice page (where the customer pays an open invoice with another card).
+      hosted_invoice_url: `${origin}/i/${id}`,
       period_start: Math.min(...lines.map((l) => l.start)), period_end: Math.max(...lines.map((l) => l.end)),
       parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: sub.id, metadata: clone(sub.metadata) } },
       status_transitions: { paid_at: paid ? t : null, finalized_at: t, voided_at: null, marked_uncollectible_at: null },

@@ -7,6 +7,7 @@ import type {
   PaidPlan,
   ResumeSubscriptionResponse,
   SubscriptionStatusResponse,
+  WithdrawDowngradeResponse,
 } from '@dewy/contracts';
 import { apiRequest } from './api-client';
 
@@ -33,6 +34,11 @@ export function postChangePlan(plan: PaidPlan): Promise<ChangePlanResponse> {
 /** GET /api/payment/subscription-status (signed-in callers only: a 401 opens the session-expired modal). */
 export function fetchSubscriptionStatus(): Promise<SubscriptionStatusResponse> {
   return apiRequest<SubscriptionStatusResponse>('/api/payment/subscription-status');
+}
+
+/** POST /api/payment/withdraw-downgrade: removes a scheduled downgrade (409 NO_SCHEDULED_CHANGE when none). */
+export function postWithdrawDowngrade(): Promise<WithdrawDowngradeResponse> {
+  return apiRequest<WithdrawDowngradeResponse>('/api/payment/withdraw-downgrade', { method: 'POST', body: {} });
 }
 
 /** POST /api/payment/cancel-subscription: schedules the end at the period's end. */

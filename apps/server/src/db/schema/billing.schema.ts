@@ -106,6 +106,8 @@ export const billingPayments = pgTable(
     /** The bucket its credits went to. */
     bucket: text('bucket', { enum: ['one_time', 'subscription'] }).notNull(),
     checkoutId: text('checkout_id'),
+    /** When the failed-payment mail for this invoice was claimed (sent once per failed invoice; decision 030). */
+    failureMailedAt: timestamp('failure_mailed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { requestLocale } from '../../lib/locale';
 import { userOf } from '../auth/auth.guard';
-import { cancelSubscription, changePlan, checkoutStatus, resumeSubscription, startCheckout, subscriptionStatus } from './billing.service';
+import { cancelSubscription, changePlan, checkoutStatus, resumeSubscription, startCheckout, subscriptionStatus, withdrawDowngrade } from './billing.service';
 import { handleWebhook, webhookErrorOf } from './billing.webhooks';
 
 /** Checkouts a user may start per window (a human buys a few times an hour; a loop buys none). */
@@ -60,6 +60,22 @@ export function billingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     );
     app.post('/api/payment/resume-subscription', { config: { access: 'user' }, schema: { tags: ['payment'], body: NoBody } }, async (req) =>
       resumeSubscription(ctx, userOf(req)),
+    );
+
+    // Not in the spec's call list (000 §7): added in the style of cancel/resume (decision 030).
+    app.post(
+      '/api/payment/withdraw-downgrade',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['payment'],
+          summary: 'Withdraw a scheduled downgrade',
+          description:
+            'Removes the downgrade scheduled for the next billing cycle at the payment provider; the next renewal bills the current plan again and nothing is charged now. 409 NO_SCHEDULED_CHANGE when no downgrade is scheduled (nothing changes); 409 NO_SUBSCRIPTION / SUBSCRIPTION_ENDED; 502 PAYMENT_PROVIDER_ERROR.',
+          body: NoBody,
+        },
+      },
+      async (req) => withdrawDowngrade(ctx, userOf(req), requestLocale(req.headers, req.cookies)),
     );
 
     // The webhook reads its body raw: the signature covers the exact bytes the provider sent.

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, desc, eq, gt } from 'drizzle-orm';
 import {
+  isPaymentIssueStatus,
   planRank,
   PLAN_CHANGE_MESSAGES,
   type CancelSubscriptionResponse,
@@ -13,6 +14,7 @@ import {
   type ResumeSubscriptionResponse,
   type SubscriptionStatus,
   type SubscriptionStatusResponse,
+  type WithdrawDowngradeResponse,
 } from '@dewy/contracts';
 import type { AppServices } from '../../context';
 import { billingCheckouts, subscriptions, users, type UserRow } from '../../db/schema';
@@ -204,7 +206,12 @@ export async function changePlan(s: BillingServices, user: UserRow, plan: PaidPl
   else if (planRank(plan) < planRank(current)) timing = 'next_cycle';
   else if (scheduled) timing = 'next_cycle';
   else throw new AppError('SAME_PLAN');
-  const after = await call(() => provider.changePlan(local.providerSubscriptionId, plan, timing));
+  // Asking for the current plan while a downgrade is scheduled withdraws it, by the same provider call
+  // as POST /api/payment/withdraw-downgrade.
+  const withdraw = timing === 'next_cycle' && plan === current;
+  const after = await call(() =>
+    withdraw ? provider.withdrawScheduledChange(local.providerSubscriptionId, current) : provider.changePlan(local.providerSubscriptionId, plan, timing),
+  );
   const row = await record(s, user.id, after);
   const change = timing === 'now' ? 'upgrade' : 'downgrade';
   s.log.info({ userId: user.id, from: current, to: plan, change }, 'plan changed');
@@ -216,6 +223,27 @@ export async function changePlan(s: BillingServices, user: UserRow, plan: PaidPl
     nextPlan: upcomingPlan(row),
     cancelScheduleRemoved: fresh.cancelAtPeriodEnd,
   };
+}
+
+/**
+ * POST /api/payment/withdraw-downgrade (decision 030): removes a scheduled downgrade before the next
+ * cycle (`provider.withdrawScheduledChange`), so the next renewal bills the plan of this period again;
+ * nothing is charged now. The plan of this period is our records' credited plan.
+ * @throws NO_SUBSCRIPTION, SUBSCRIPTION_ENDED, NO_SCHEDULED_CHANGE (no downgrade is scheduled; nothing
+ *   changes), PAYMENT_PROVIDER_ERROR.
+ */
+export async function withdrawDowngrade(s: BillingServices, user: UserRow, locale: Locale): Promise<WithdrawDowngradeResponse> {
+  const provider = providerOf(s);
+  const local = await liveSubscription(s, user.id);
+  const scheduled = upcomingPlan(local);
+  const current = effectivePlan(local);
+  if (!scheduled || !current) throw new AppError('NO_SCHEDULED_CHANGE');
+  const after = await call(() => provider.withdrawScheduledChange(local.providerSubscriptionId, current));
+  const row = await record(s, user.id, after);
+  const left = upcomingPlan(row);
+  if (left) throw new AppError('PAYMENT_PROVIDER_ERROR', { message: `withdraw left ${left} scheduled on ${row.providerSubscriptionId}` });
+  s.log.info({ userId: user.id, plan: current, withdrawn: scheduled }, 'scheduled downgrade withdrawn');
+  return { success: true, message: PLAN_CHANGE_MESSAGES.downgradeWithdrawn[locale], plan: current, nextPlan: null };
 }
 
 /**
@@ -249,13 +277,36 @@ export async function resumeSubscription(s: BillingServices, user: UserRow): Pro
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
-/** GET /api/payment/subscription-status (000 §3/§7, 001 §3): from our records, no provider call. */
+/**
+ * Where the customer fixes a failed payment (`provider.updatePaymentUrl`), asked only while the status is
+ * a payment issue; a provider failure answers null (the banner still shows, without the link).
+ */
+async function updatePaymentUrlOf(s: BillingServices, sub: LocalSubscription | null): Promise<string | null> {
+  if (!sub || !s.payments || sub.cancelAtPeriodEnd || !isPaymentIssueStatus(sub.status as SubscriptionStatus)) return null;
+  const provider = s.payments;
+  try {
+    const url = await provider.updatePaymentUrl(sub.providerSubscriptionId);
+    return url && url.startsWith('/') ? `${s.config.publicUrl}${url}` : url;
+  } catch (err) {
+    s.log.warn({ err, subscription: sub.providerSubscriptionId }, 'update-payment URL unavailable');
+    return null;
+  }
+}
+
+/**
+ * GET /api/payment/subscription-status (000 §3/§7, 001 §3): from our records; the provider is asked
+ * only for the update-payment link while a payment failed (decision 030). A subscription whose renewal
+ * failed has no next renewal date (`next_renewal_date` null), so the display order of 001 §4 reaches the
+ * provider status (past_due → overdue) instead of stopping at "active".
+ */
 export async function subscriptionStatus(s: BillingServices, userId: number): Promise<SubscriptionStatusResponse> {
   const u = (await s.database.db.select().from(users).where(eq(users.id, userId)))[0];
   if (!u) throw new AppError('NOT_FOUND');
   const sub = await currentSubscription(s, userId);
   const live = sub && sub.status !== 'expired' ? sub : null;
   const next = sub ? upcomingPlan(sub) : null;
+  const paymentIssue = Boolean(live && !live.cancelAtPeriodEnd && isPaymentIssueStatus(live.status as SubscriptionStatus));
+  const updatePaymentUrl = paymentIssue ? await updatePaymentUrlOf(s, live) : null;
   return {
     success: true,
     hasSubscription: Boolean(live && effectivePlan(live)),
@@ -268,8 +319,9 @@ export async function subscriptionStatus(s: BillingServices, userId: number): Pr
             attributes: {
               status: sub.status === 'expired' ? 'expired' : sub.cancelAtPeriodEnd ? 'cancelled' : (sub.status as SubscriptionStatus),
               created_at: sub.providerCreatedAt.toISOString(),
-              renews_at: live && !sub.cancelAtPeriodEnd ? sub.currentPeriodEnd.toISOString() : null,
+              renews_at: live && !sub.cancelAtPeriodEnd && !paymentIssue ? sub.currentPeriodEnd.toISOString() : null,
               ends_at: sub.cancelAtPeriodEnd ? sub.currentPeriodEnd.toISOString() : iso(sub.endedAt),
+              urls: { update_payment_method: updatePaymentUrl },
             },
             scheduled_change: live?.cancelAtPeriodEnd
               ? { action: 'cancel', effective_at: sub.currentPeriodEnd.toISOString() }
@@ -283,7 +335,7 @@ export async function subscriptionStatus(s: BillingServices, userId: number): Pr
       plan: u.plan,
       cancelled_at: iso(u.cancelledAt),
       subscription_end_date: iso(u.subscriptionEndDate),
-      next_renewal_date: iso(u.nextRenewalDate),
+      next_renewal_date: paymentIssue ? null : iso(u.nextRenewalDate),
       subscriptionId: u.subscriptionId,
     },
     provider: { name: providerName(s), configured: Boolean(s.payments) },

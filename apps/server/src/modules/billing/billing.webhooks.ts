@@ -16,6 +16,7 @@ import {
   type ProviderSubscription,
   type WebhookEvent,
 } from './payments-provider';
+import { isFailedPayment, mailPaymentFailed } from './payment-failed-mail';
 
 /**
  * Applying payment-provider webhooks to our books (GUIDE §3a, decision 012).
@@ -27,6 +28,7 @@ import {
  *    the user row is locked, and the effect is written (ledger entries keyed by the paid object, so a
  *    second event about the same order or invoice cannot grant twice either).
  * 4. The route answers 2xx only after that commit; any failure answers non-2xx and the provider retries.
+ * 5. After the commit, an invoice whose payment failed mails its owner, once per invoice (payment-failed-mail.ts).
  */
 
 export type WebhookOutcome =
@@ -65,7 +67,7 @@ async function readSnapshot(provider: PaymentsProvider, ev: WebhookEvent): Promi
  * @throws WebhookSignatureError (→ 401), PaymentProviderError / RetryLaterError (→ 5xx, the provider retries).
  */
 export async function handleWebhook(
-  services: Pick<AppServices, 'database' | 'log'>,
+  services: Pick<AppServices, 'database' | 'log' | 'mail' | 'config'>,
   provider: PaymentsProvider,
   raw: Buffer,
   headers: Record<string, string | string[] | undefined>,
@@ -93,6 +95,10 @@ export async function handleWebhook(
   });
   services.log.info({ provider: provider.name, eventKey: ev.key, type: ev.type, object: ev.object, outcome }, 'payment webhook applied');
   if (outcome === 'duplicate_subscription') await settleDuplicate(services, provider, snap);
+  // After the commit (the invoice row exists), never before: a rolled-back delivery mails nothing.
+  if (outcome !== 'duplicate' && snap?.kind === 'invoice' && isFailedPayment(snap.invoice, snap.subscription)) {
+    await mailPaymentFailed(services, provider, snap.invoice);
+  }
   return { outcome, eventKey: ev.key };
 }
 

@@ -129,6 +129,21 @@ export interface PaymentsProvider {
    * cancellation when one is set. @returns the subscription after the change.
    */
   changePlan(subscriptionId: string, plan: PaidPlan, timing: 'now' | 'next_cycle'): Promise<ProviderSubscription>;
+  /**
+   * Withdraws a scheduled downgrade before the next cycle: the next renewal bills `currentPlan` (the
+   * plan billed and credited this period) again, with no charge and no proration now (sandbox: the next
+   * plan cleared; Stripe: the subscription schedule released; Lemon Squeezy: the variant switched back
+   * with `disable_prorations`). A no-op at the provider when nothing is scheduled.
+   * @returns the subscription after the change. @throws PaymentProviderError.
+   */
+  withdrawScheduledChange(subscriptionId: string, currentPlan: PaidPlan): Promise<ProviderSubscription>;
+  /**
+   * Where the customer fixes a failed payment of this subscription: Lemon Squeezy's subscription
+   * `urls.update_payment_method`, Stripe's `hosted_invoice_url` of the open latest invoice, the
+   * sandbox's own retry page for its open invoice (absolute, or a path on our site). Null when the
+   * provider has none (nothing open). @throws PaymentProviderError.
+   */
+  updatePaymentUrl(subscriptionId: string): Promise<string | null>;
   /** Schedules the cancellation at the period end (resumable until then). */
   cancel(subscriptionId: string): Promise<ProviderSubscription>;
   /** Removes a scheduled cancellation. */

@@ -15,6 +15,8 @@ import { SANDBOX_CARD_OK, type SandboxProvider } from './providers/sandbox.provi
  * PAYMENTS_PROVIDER=sandbox:
  * - GET  /sandbox/checkout/{id} — the hosted checkout (item, amount, test card, Pay / Cancel);
  * - POST /sandbox/checkout/{id} — form submit (`card`, `action`=pay|cancel) → 303 to our return pages;
+ * - GET|POST /sandbox/invoice/{id} — the update-payment page of a failed renewal (decision 030): the
+ *   card is retried; paid → 303 to My Page, declined → the page again with the reason;
  * - POST /api/admin/billing/sandbox — renew, fail-renewal, refund, expire for a user, by the admin's
  *   session or the operator token (`npm run billing`, HMAC of the app secret; the CLI reads the same
  *   DATA_DIR secret as the server).
@@ -28,8 +30,8 @@ export function operatorToken(appSecret: string): string {
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const TEXT = {
-  ko: { title: '샌드박스 결제', note: '테스트 결제입니다. 실제로 청구되지 않습니다.', card: '카드 번호', pay: '결제', cancel: '취소', monthly: '월 구독', oneTime: '1회 구매', credits: '크레딧', hint: '4242 4242 4242 4242: 승인 · 4000 0000 0000 0002: 거절', invalid: '테스트 카드 번호가 아닙니다.', closed: '이 결제는 이미 처리되었습니다.', missing: '결제를 찾을 수 없습니다.' },
-  en: { title: 'Sandbox checkout', note: 'Test payment: no real money is charged.', card: 'Card number', pay: 'Pay', cancel: 'Cancel', monthly: 'Monthly subscription', oneTime: 'One-time purchase', credits: 'credits', hint: '4242 4242 4242 4242: approved · 4000 0000 0000 0002: declined', invalid: 'That is not a test card number.', closed: 'This checkout has already been completed.', missing: 'Checkout not found.' },
+  ko: { title: '샌드박스 결제', note: '테스트 결제입니다. 실제로 청구되지 않습니다.', card: '카드 번호', pay: '결제', cancel: '취소', monthly: '월 구독', oneTime: '1회 구매', credits: '크레딧', hint: '4242 4242 4242 4242: 승인 · 4000 0000 0000 0002: 거절', invalid: '테스트 카드 번호가 아닙니다.', closed: '이 결제는 이미 처리되었습니다.', missing: '결제를 찾을 수 없습니다.', retryTitle: '결제 수단 업데이트', retryNote: '지난 구독 결제가 승인되지 않았습니다. 카드를 다시 입력해 결제하세요.', declined: '카드가 거절되었습니다. 다른 카드로 시도해주세요.' },
+  en: { title: 'Sandbox checkout', note: 'Test payment: no real money is charged.', card: 'Card number', pay: 'Pay', cancel: 'Cancel', monthly: 'Monthly subscription', oneTime: 'One-time purchase', credits: 'credits', hint: '4242 4242 4242 4242: approved · 4000 0000 0000 0002: declined', invalid: 'That is not a test card number.', closed: 'This checkout has already been completed.', missing: 'Checkout not found.', retryTitle: 'Update payment method', retryNote: 'Your last subscription payment was declined. Enter a card to pay it now.', declined: 'The card was declined. Try another card.' },
 };
 
 function page(lang: 'ko' | 'en', body: string): string {
@@ -100,6 +102,37 @@ export function sandboxRoutes(ctx: AppContext, provider: SandboxProvider, secret
       const lang = requestLocale(req.headers, req.cookies);
       const again = await render(req, req.params.id, r.error === 'invalid_card' ? TEXT[lang].invalid : TEXT[lang].closed);
       return reply.code(r.error === 'invalid_card' ? 400 : again.status).type('text/html; charset=utf-8').send(again.html);
+    });
+
+    const renderInvoice = async (req: FastifyRequest, id: string, error?: string) => {
+      const lang = requestLocale(req.headers, req.cookies);
+      const t = TEXT[lang];
+      const view = await provider.invoiceView(id);
+      if (!view) return { status: 404, html: page(lang, `<h1>${t.missing}</h1>`) };
+      if (!view.open) return { status: 409, html: page(lang, `<h1>${t.closed}</h1>`) };
+      const body = `<h1>${t.retryTitle}</h1><p class="note">${t.note}</p><p data-testid="sandbox-retry-note">${t.retryNote}</p>
+<div class="row"><span data-testid="sandbox-item">${esc(`${t.monthly} · ${view.plan}`)}</span><span>${view.credits.toLocaleString('en-US')} ${t.credits}</span></div>
+<div class="row"><span></span><span class="amount" data-testid="sandbox-amount">$${(view.amountCents / 100).toFixed(2)}</span></div>
+<form method="post" action="/sandbox/invoice/${esc(view.id)}">
+<label for="card">${t.card}</label><input id="card" name="card" inputmode="numeric" autocomplete="off" value="4242 4242 4242 4242" maxlength="23">
+<p class="hint">${t.hint}</p>${error ? `<p class="err" role="alert">${esc(error)}</p>` : ''}
+<div class="buttons"><button class="pay" name="action" value="pay" data-testid="sandbox-pay">${t.pay}</button></div></form>`;
+      return { status: 200, html: page(lang, body) };
+    };
+
+    app.get<{ Params: { id: string } }>('/sandbox/invoice/:id', async (req, reply) => {
+      const r = await renderInvoice(req, req.params.id);
+      return reply.code(r.status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(r.html);
+    });
+
+    app.post<{ Params: { id: string }; Body: Record<string, string> }>('/sandbox/invoice/:id', async (req, reply) => {
+      const form = (req.body ?? {}) as Record<string, string>;
+      const lang = requestLocale(req.headers, req.cookies);
+      const r = await provider.payInvoice(req.params.id, String(form.card ?? SANDBOX_CARD_OK).slice(0, 40));
+      if ('paid' in r) return reply.redirect(`${ctx.config.publicUrl}${lang === 'en' ? '/en' : ''}/mypage?refresh=${Date.now()}`, 303);
+      const text = r.error === 'invalid_card' ? TEXT[lang].invalid : r.error === 'declined' ? TEXT[lang].declined : TEXT[lang].closed;
+      const again = await renderInvoice(req, req.params.id, text);
+      return reply.code(r.error === 'not_open' ? again.status : 400).type('text/html; charset=utf-8').send(again.html);
     });
 
     app.post('/api/admin/billing/sandbox', { config: { access: 'public' } }, async (req, reply) => {

@@ -69,3 +69,14 @@ export function dormancyNoticeMail(locale: Locale, to: string, a: { date: string
     ? message(to, '[Dewy] 계정이 휴면 계정으로 전환될 예정입니다', ['1년 가까이 Dewy에 로그인하지 않으셨습니다.', `${a.date}까지 로그인하지 않으면 계정이 휴면 계정으로 전환됩니다. 휴면 계정도 다시 로그인하면 바로 되살아나며, 크레딧은 그대로 유지됩니다.`], { url: a.loginUrl, label: '로그인하기' })
     : message(to, '[Dewy] Your account will become dormant', ['You have not signed in to Dewy for almost a year.', `If you do not sign in by ${a.date}, your account becomes dormant. Signing in again restores a dormant account at once, and your credits are kept.`], { url: a.loginUrl, label: 'Sign in' });
 }
+
+/**
+ * A subscription payment failed (issue 21 point 12, decision 030): which plan, that the subscription is
+ * overdue until the payment goes through, and where to fix it (the provider's update-payment page, or
+ * My Page when the provider has none). Sent once per failed invoice.
+ */
+export function paymentFailedMail(locale: Locale, to: string, a: { planName: string; amount: string; fixUrl: string }): MailMessage {
+  return locale === 'ko'
+    ? message(to, '[Dewy] 구독 결제에 실패했습니다', [`${a.planName} 플랜 구독 결제(${a.amount})가 승인되지 않아 구독이 결제 연체 상태가 되었습니다.`, '카드 정보를 확인하거나 다른 카드로 결제해주세요. 결제가 끝나면 이번 달 구독 크레딧이 지급되고 구독이 그대로 이어집니다. 결제되지 않으면 구독이 종료될 수 있습니다.'], { url: a.fixUrl, label: '결제 수단 업데이트' })
+    : message(to, '[Dewy] Your subscription payment failed', [`The payment for your ${a.planName} plan (${a.amount}) was declined, so your subscription is now past due.`, 'Please check your card or pay with another one. Once the payment goes through, this period\'s subscription credits are added and your subscription carries on. If it is not paid, the subscription may end.'], { url: a.fixUrl, label: 'Update payment method' });
+}

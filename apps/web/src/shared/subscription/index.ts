@@ -2,3 +2,4 @@
 export * from './lib/subscription-state';
 export { useSubscriptionStatus, useInvalidateSubscriptionStatus } from './hooks/use-subscription-status';
 export { SubscriptionBlock } from './components/subscription-block';
+export { PaymentIssueBanner } from './components/payment-issue-banner';

@@ -38,6 +38,8 @@ export const LsSubscriptionAttributes = z.object({
   renews_at: Timestamp.nullable(),
   ends_at: Timestamp.nullable(),
   trial_ends_at: Timestamp.nullish(),
+  /** Pre-signed customer pages; `update_payment_method` is where a failed payment is fixed. */
+  urls: z.object({ update_payment_method: z.string().url().nullish() }).nullish(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

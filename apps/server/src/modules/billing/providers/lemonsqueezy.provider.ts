@@ -143,6 +143,28 @@ export function createLemonSqueezyProvider(cfg: PaymentsConfig['lemonsqueezy'], 
       return patchSubscription(subscriptionId, attributes);
     },
 
+    /**
+     * Withdraws a scheduled downgrade. LS has no schedules: the downgrade already switched the variant
+     * (only the price waits for the renewal), so the variant is switched back to `currentPlan`'s with
+     * `disable_prorations: true`: no charge now, and the next renewal bills `currentPlan` again
+     * (https://docs.lemonsqueezy.com/api/subscriptions/update-subscription). @returns it re-read.
+     */
+    async withdrawScheduledChange(subscriptionId, currentPlan) {
+      const sub = await readSubscription(subscriptionId);
+      if (String(sub.attributes.variant_id) === variantOf(currentPlan)) return mapSubscription(sub, planOf);
+      return patchSubscription(subscriptionId, { variant_id: lsId(variantOf(currentPlan)), disable_prorations: true });
+    },
+
+    /**
+     * LS's signed page where the customer updates the card of a subscription
+     * (`data.attributes.urls.update_payment_method` of `GET /v1/subscriptions/{id}`, valid for a limited
+     * time, so it is read fresh each time); null when LS gives none.
+     */
+    async updatePaymentUrl(subscriptionId) {
+      const sub = await readSubscription(subscriptionId);
+      return sub.attributes.urls?.update_payment_method ?? null;
+    },
+
     /** `DELETE /v1/subscriptions/{id}`: LS marks it `cancelled`, running until `ends_at`. @returns it re-read. */
     async cancel(subscriptionId) {
       const res = await client.request('DELETE', `/v1/subscriptions/${encodeURIComponent(subscriptionId)}`);

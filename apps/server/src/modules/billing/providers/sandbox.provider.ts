@@ -59,6 +59,8 @@ interface SubscriptionData {
   cancelAtPeriodEnd: boolean;
   endedAt: string | null;
   createdAt: string;
+  /** The renewal invoice whose payment failed and is still open (decision 030), else absent/null. */
+  openInvoiceId?: string | null;
 }
 interface InvoiceData {
   subscriptionId: string;
@@ -111,6 +113,14 @@ export interface SandboxProvider extends PaymentsProvider {
   renew(subscriptionId: string): Promise<{ invoiceId: string | null; status: ProviderSubscriptionStatus }>;
   /** The next period's charge fails: an unpaid invoice and status past_due. */
   failRenewal(subscriptionId: string): Promise<{ invoiceId: string }>;
+  /** A failed renewal invoice as its retry page (`/sandbox/invoice/{id}`) shows it; null when unknown. */
+  invoiceView(id: string): Promise<{ id: string; plan: PaidPlan; amountCents: number; credits: number; open: boolean } | null>;
+  /**
+   * The customer retries a failed renewal on the sandbox's update-payment page: with the approved card
+   * the invoice is paid, the subscription active again in the invoice's period (invoice.paid and
+   * subscription.updated are sent); the declined card leaves it past due.
+   */
+  payInvoice(id: string, card: string): Promise<{ paid: true } | { error: 'invalid_card' | 'declined' | 'not_open' }>;
   /** Refunds an order or invoice in full. */
   refund(objectId: string): Promise<void>;
   /** Ends a subscription now. */
@@ -322,6 +332,46 @@ export function createSandboxProvider(opts: {
       if (d.status !== 'paid' || d.amountCents <= d.refundedCents) return;
       await put('invoice', id, { ...d, status: 'refunded', refundedCents: d.amountCents });
       send('invoice.refunded', { kind: 'invoice', id }, d.userId, null);
+    // The sandbox keeps the downgrade as `nextPlan` beside the billed plan: clearing it is the withdrawal.
+    withdrawScheduledChange: (id) => mutateSubscription(id, (d) => { d.nextPlan = null; }),
+
+    async updatePaymentUrl(id) {
+      const d = await get<SubscriptionData>('subscription', id);
+      return d.status !== 'expired' && d.openInvoiceId ? `/sandbox/invoice/${d.openInvoiceId}` : null;
+    },
+
+    async invoiceView(id) {
+      const inv = await get<InvoiceData>('invoice', id).catch(() => null);
+      if (!inv) return null;
+      return { id, plan: inv.plan, amountCents: inv.amountCents, credits: SUBSCRIPTION_PLANS[inv.plan].credits, open: inv.status === 'failed' || inv.status === 'open' };
+    },
+
+    async payInvoice(id, cardInput) {
+      const card = cardInput.replace(/[\s-]/g, '');
+      if (card !== SANDBOX_CARD_OK && card !== SANDBOX_CARD_DECLINED) return { error: 'invalid_card' };
+      const inv = await get<InvoiceData>('invoice', id).catch(() => null);
+      if (!inv || (inv.status !== 'failed' && inv.status !== 'open')) return { error: 'not_open' };
+      if (card === SANDBOX_CARD_DECLINED) return { error: 'declined' };
+      // One transition out of failed/open, even when Pay is pressed twice at once.
+      const claimed = await db
+        .update(sandboxObjects)
+        .set({ data: sql`jsonb_set(${sandboxObjects.data}, '{status}', '"paid"'::jsonb)`, updatedAt: new Date() })
+        .where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.kind, 'invoice'), sql`${sandboxObjects.data}->>'status' in ('failed', 'open')`))
+        .returning();
+      if (!claimed[0]) return { error: 'not_open' };
+      const sub = await get<SubscriptionData>('subscription', inv.subscriptionId);
+      if (sub.status !== 'expired') {
+        sub.plan = inv.plan;
+        sub.nextPlan = null;
+        sub.status = 'active';
+        sub.periodStart = inv.periodStart;
+        sub.periodEnd = inv.periodEnd;
+        sub.openInvoiceId = null;
+        await put('subscription', inv.subscriptionId, sub);
+      }
+      send('invoice.paid', { kind: 'invoice', id }, inv.userId, sub.checkoutId);
+      send('subscription.updated', { kind: 'subscription', id: inv.subscriptionId }, inv.userId, sub.checkoutId);
+      return { paid: true };
     },
 
     cancel: (id) => mutateSubscription(id, (d) => { d.cancelAtPeriodEnd = true; }),
@@ -382,6 +432,7 @@ export function createSandboxProvider(opts: {
       d.plan = d.nextPlan ?? d.plan;
       d.nextPlan = null;
       d.status = 'active';
+      d.openInvoiceId = null;
       d.periodStart = now.toISOString();
       d.periodEnd = new Date(now.getTime() + PERIOD_MS).toISOString();
       await put('subscription', id, d);
@@ -398,6 +449,7 @@ export function createSandboxProvider(opts: {
       const next = { ...d, plan: d.nextPlan ?? d.plan, periodStart: now.toISOString(), periodEnd: new Date(now.getTime() + PERIOD_MS).toISOString() };
       const invoiceId = await newInvoice(id, next, 'renewal', 'failed', SUBSCRIPTION_PLANS[next.plan].priceUsd * 100);
       d.status = 'past_due';
+      d.openInvoiceId = invoiceId;
       await put('subscription', id, d);
       send('invoice.payment_failed', { kind: 'invoice', id: invoiceId }, d.userId, d.checkoutId);
       send('subscription.updated', { kind: 'subscription', id }, d.userId, d.checkoutId);

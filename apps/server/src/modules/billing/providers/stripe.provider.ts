@@ -393,6 +393,33 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
     },
 
     /**
+     * Withdraws a scheduled downgrade: releases the subscription schedule that carries it
+     * (https://docs.stripe.com/api/subscription_schedules/release), so the subscription keeps its
+     * current price and renews on it; nothing is charged or prorated. No schedule: nothing to do.
+     * `currentPlan` is not needed here (the item still bills it). @returns the subscription re-read.
+     */
+    async withdrawScheduledChange(subscriptionId) {
+      const sub = await retrieveSubscription(subscriptionId);
+      const schedule = await scheduleOf(sub);
+      if (schedule && isLive(schedule)) await releaseSchedule(schedule.id);
+      return getSubscription(subscriptionId);
+    },
+
+    /**
+     * The hosted page of the subscription's open latest invoice (`hosted_invoice_url`,
+     * https://docs.stripe.com/invoicing/hosted-invoice-page), where the customer pays it with another
+     * card; null when the latest invoice is not open (nothing to fix). A billing-portal session would
+     * need a portal configuration in the dashboard; the invoice page needs none (decision 030).
+     */
+    async updatePaymentUrl(subscriptionId) {
+      const sub = await call('retrieve subscription', () => stripe.subscriptions.retrieve(subscriptionId));
+      const invoiceId = idOf(sub.latest_invoice);
+      if (!invoiceId) return null;
+      const inv = await call('retrieve invoice', () => stripe.invoices.retrieve(invoiceId));
+      return inv.status === 'open' && inv.hosted_invoice_url ? inv.hosted_invoice_url : null;
+    },
+
+    /**
      * Schedules the cancellation at the period end (`cancel_at_period_end: true`,
      * https://docs.stripe.com/billing/subscriptions/cancel). A subscription driven by a schedule refuses
      * that, so a pending schedule (a scheduled downgrade) is released first: nothing renews anyway.

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { useSession } from '../../../lib/session';
-import { SubscriptionBlock } from '../../../shared/subscription';
+import { PaymentIssueBanner, SubscriptionBlock } from '../../../shared/subscription';
 import { useRefreshParam } from '../hooks/use-refresh-param';
 import { readPageParams, withoutParams } from '../lib/page-params';
 import { AccountCard } from './account-card';
@@ -38,6 +38,7 @@ export function MyPage() {
         <p>{t('mypage.subtitle')}</p>
       </header>
       {paymentSuccess ? <PaymentBanner onClose={closeBanner} /> : null}
+      <PaymentIssueBanner />
       <div className="mypage-top">
         <div className="mypage-col">
           <ProfileCard user={user} />

@@ -16,6 +16,7 @@ export function PlanCard({
   plan,
   state,
   isCurrent,
+  paymentIssue = false,
   busy,
   locked,
   paymentsOff,
@@ -24,6 +25,8 @@ export function PlanCard({
   plan: PaidPlan;
   state: PlanButtonState;
   isCurrent: boolean;
+  /** The current plan's payment failed: its button says so instead of "Active" (decision 030). */
+  paymentIssue?: boolean;
   /** This card's checkout is starting. */
   busy: boolean;
   /** Another purchase is starting: no second one. */
@@ -58,19 +61,19 @@ export function PlanCard({
         ))}
       </ul>
       <div className="price-card-action">
-        <PlanButton plan={plan} state={state} busy={busy} locked={locked} paymentsOff={paymentsOff} onAction={onAction} />
+        <PlanButton plan={plan} state={state} paymentIssue={paymentIssue} busy={busy} locked={locked} paymentsOff={paymentsOff} onAction={onAction} />
       </div>
     </article>
   );
 }
 
-function PlanButton({ plan, state, busy, locked, paymentsOff, onAction }: { plan: PaidPlan; state: PlanButtonState; busy: boolean; locked: boolean; paymentsOff: boolean; onAction: (plan: PaidPlan, state: PlanButtonState) => void }) {
+function PlanButton({ plan, state, paymentIssue, busy, locked, paymentsOff, onAction }: { plan: PaidPlan; state: PlanButtonState; paymentIssue: boolean; busy: boolean; locked: boolean; paymentsOff: boolean; onAction: (plan: PaidPlan, state: PlanButtonState) => void }) {
   const { t } = usePricingT();
   const testId = `plan-button-${plan}`;
   if (state.kind === 'active') {
     return (
       <button type="button" className="btn btn-secondary btn-block" disabled data-testid={testId} data-state="active">
-        {t('pricing.button.active')}
+        {t(paymentIssue ? 'pricing.button.pastDue' : 'pricing.button.active')}
       </button>
     );
   }

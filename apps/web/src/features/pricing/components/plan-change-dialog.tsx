@@ -12,10 +12,10 @@ export interface PlanChange {
 }
 
 /**
- * Plan-change confirmation (spec 000 §2): current and target plan with their credits, the proration
- * note of an upgrade (the prorated difference charged now, the credit difference granted at once) or
- * the downgrade note (from the next cycle), the notice that a scheduled cancellation is removed, and
- * the warning that the change is immediate and cannot be undone. Confirm calls change-plan.
+ * Plan-change confirmation (spec 000 §2, worded per case by issue 21 point 13 / decision 030): current
+ * and target plan with their credits; an upgrade says it applies now, is prorated and cannot be undone;
+ * a downgrade says it applies from the next cycle and can be withdrawn until then (never both texts);
+ * plus the notice that a scheduled cancellation is removed. Confirm calls change-plan.
  */
 export function PlanChangeDialog({
   change,
@@ -81,9 +81,15 @@ export function PlanChangeDialog({
             )}
             {cancelScheduled ? <li data-testid="plan-change-cancel-notice">{t('pricing.change.cancelScheduledNote')}</li> : null}
           </ul>
-          <p className="change-warning" data-testid="plan-change-warning">
-            {t('pricing.change.warning')}
-          </p>
+          {change.direction === 'upgrade' ? (
+            <p className="change-warning" data-testid="plan-change-warning">
+              {t('pricing.change.warning')}
+            </p>
+          ) : (
+            <p className="change-withdraw-note" data-testid="plan-change-withdrawable">
+              {t('pricing.change.withdrawable')}
+            </p>
+          )}
           {error ? (
             <p className="change-error" role="alert" data-testid="plan-change-error">
               {error}

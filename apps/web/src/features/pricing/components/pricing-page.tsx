@@ -8,7 +8,7 @@ import { stripEnPrefix } from '../../../lib/locale-path';
 import { useSession } from '../../../lib/session';
 import { notify } from '../../../lib/toast';
 import { useLocale } from '../../../lib/use-locale';
-import { SubscriptionBlock, subscriptionSnapshot, useInvalidateSubscriptionStatus, useSubscriptionStatus } from '../../../shared/subscription';
+import { hasPaymentIssue, PaymentIssueBanner, SubscriptionBlock, subscriptionDisplayState, subscriptionSnapshot, useInvalidateSubscriptionStatus, useSubscriptionStatus } from '../../../shared/subscription';
 import { paymentErrorText, useCheckoutLauncher } from '../hooks/use-purchase';
 import { currentPaidPlan, planButtonState, type PlanButtonState } from '../lib/plan-button';
 import { PricingLocaleContext, usePricingT } from '../lib/pricing-copy';
@@ -54,6 +54,7 @@ function PricingContent() {
   const snap = subscriptionSnapshot(user, subscription.data);
   const now = new Date();
   const current = currentPaidPlan(snap, now);
+  const paymentIssue = hasPaymentIssue(subscriptionDisplayState(snap, now));
   const authLoading = authStatus === 'loading';
 
   const setTab = (next: string) => {
@@ -127,6 +128,7 @@ function PricingContent() {
             plan={plan}
             state={planButtonState(plan, snap, now)}
             isCurrent={current === plan}
+            paymentIssue={paymentIssue && current === plan}
             busy={busyKey === `plan-${plan}`}
             locked={busyKey !== null && busyKey !== `plan-${plan}`}
             paymentsOff={paymentsOff}
@@ -154,6 +156,7 @@ function PricingContent() {
         <h1>{t('pricing.title')}</h1>
         <p className="pricing-lead">{t('pricing.lead')}</p>
       </header>
+      {user ? <PaymentIssueBanner lng={forced} /> : null}
       {paymentsOff ? (
         <p className="pricing-off" role="status" data-testid="payments-off">
           {t('pricing.paymentsOff')}

@@ -19,6 +19,7 @@ function snap(over: Partial<SubscriptionSnapshot> = {}): SubscriptionSnapshot {
     providerCancelScheduled: false,
     renewsAt: FUTURE,
     endsAt: null,
+    updatePaymentUrl: null,
     ...over,
   };
 }

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
 import { ApiError } from '../../../lib/api-client';
-import { postCancelSubscription, postResumeSubscription } from '../../../lib/billing-api';
+import { postCancelSubscription, postResumeSubscription, postWithdrawDowngrade } from '../../../lib/billing-api';
 import { formatSeoulDate } from '../../../lib/format';
 import { useSession } from '../../../lib/session';
 import { notify } from '../../../lib/toast';
@@ -12,6 +12,8 @@ import { useInvalidateSubscriptionStatus, useSubscriptionStatus } from '../hooks
 import {
   canCancelSubscription,
   canResumeSubscription,
+  canWithdrawDowngrade,
+  hasPaymentIssue,
   subscriptionDate,
   subscriptionDisplayState,
   subscriptionSnapshot,
@@ -22,7 +24,9 @@ import './subscription.css';
  * "Your subscription" (001 §2/§4/§7), for the pricing page and My Page: plan, display state (first
  * match wins), renewal or end date in Asia/Seoul, the next plan of a scheduled downgrade, a Cancel
  * button (non-free plan with a subscriptionId and no cancellation; confirmed first) and a Resume
- * button while a cancellation is scheduled. Failures show the server's message, else a generic one.
+ * button while a cancellation is scheduled, a Withdraw button (confirmed first) while a downgrade is
+ * scheduled, and while a payment failed what to do with the provider's update-payment link (decision
+ * 030). Failures show the server's message, else a generic one.
  * Renders nothing for a visitor or a free plan.
  * @param lng show the block in this language instead of the page's (the /pricing/en and /pricing/kr pages)
  */
@@ -34,7 +38,8 @@ export function SubscriptionBlock({ lng, className }: { lng?: Locale; className?
   const status = useSubscriptionStatus();
   const invalidate = useInvalidateSubscriptionStatus();
   const [confirmOpen, setConfirmOpen] = useState(false);
-  const [busy, setBusy] = useState<'cancel' | 'resume' | null>(null);
+  const [withdrawOpen, setWithdrawOpen] = useState(false);
+  const [busy, setBusy] = useState<'cancel' | 'resume' | 'withdraw' | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const snap = subscriptionSnapshot(user, status.data);
@@ -46,6 +51,8 @@ export function SubscriptionBlock({ lng, className }: { lng?: Locale; className?
   const dateText = date ? formatSeoulDate(date.iso, locale) : '';
   const showCancel = canCancelSubscription(snap);
   const showResume = canResumeSubscription(state);
+  const showWithdraw = canWithdrawDowngrade(snap, state);
+  const paymentIssue = hasPaymentIssue(state);
   const planName = (plan: string) => t(`plans.${plan}`);
 
   const describe = (err: unknown) => (err instanceof ApiError && !err.isNetwork && err.message ? err.message : t('subscription.genericError'));
@@ -84,6 +91,23 @@ export function SubscriptionBlock({ lng, className }: { lng?: Locale; className?
     }
   };
 
+  const withdraw = async () => {
+    if (busy) return;
+    setBusy('withdraw');
+    setError(null);
+    try {
+      const res = await postWithdrawDowngrade();
+      notify.success(t('subscription.withdrawDone', { plan: planName(res.plan) }));
+      await refresh();
+    } catch (err) {
+      setError(t('subscription.withdrawFailed', { error: describe(err) }));
+      void invalidate();
+    } finally {
+      setBusy(null);
+      setWithdrawOpen(false);
+    }
+  };
+
   return (
     <section className={`sub-block card${className ? ` ${className}` : ''}`} data-testid="subscription-block" data-state={state} aria-labelledby="sub-block-title" lang={lng}>
       <div className="sub-block-head">
@@ -103,7 +127,7 @@ export function SubscriptionBlock({ lng, className }: { lng?: Locale; className?
             <dd data-testid="subscription-date">{dateText}</dd>
           </div>
         ) : null}
-        {snap.nextPlan && state === 'active' ? (
+        {snap.nextPlan && showWithdraw ? (
           <div>
             <dt>{t('subscription.nextPlan')}</dt>
             <dd data-testid="subscription-next-plan">{planName(snap.nextPlan)}</dd>
@@ -112,13 +136,33 @@ export function SubscriptionBlock({ lng, className }: { lng?: Locale; className?
       </dl>
       {state === 'cancel_scheduled' && dateText ? <p className="sub-block-note">{t('subscription.scheduledNote', { date: dateText })}</p> : null}
       {state === 'expired' ? <p className="sub-block-note">{t('subscription.expiredNote')}</p> : null}
+      {showWithdraw && snap.nextPlan ? (
+        <p className="sub-block-note" data-testid="subscription-next-plan-note">
+          {t('subscription.nextPlanNote', { plan: planName(snap.nextPlan), current: planName(snap.plan) })}
+        </p>
+      ) : null}
+      {paymentIssue ? (
+        <p className="sub-block-note sub-block-issue" data-testid="subscription-payment-issue">
+          {t('subscription.paymentIssueNote')}
+        </p>
+      ) : null}
       {error ? (
         <p className="sub-block-error" role="alert" data-testid="subscription-error">
           {error}
         </p>
       ) : null}
-      {showCancel || showResume ? (
+      {showCancel || showResume || showWithdraw || (paymentIssue && snap.updatePaymentUrl) ? (
         <div className="sub-block-actions">
+          {paymentIssue && snap.updatePaymentUrl ? (
+            <a className="btn btn-primary btn-sm" href={snap.updatePaymentUrl} data-testid="subscription-update-payment">
+              {t('subscription.updatePayment')}
+            </a>
+          ) : null}
+          {showWithdraw ? (
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => setWithdrawOpen(true)} disabled={busy !== null} data-testid="subscription-withdraw">
+              {t('subscription.withdraw')}
+            </button>
+          ) : null}
           {showCancel ? (
             <button type="button" className="btn btn-secondary btn-sm" onClick={() => setConfirmOpen(true)} disabled={busy !== null} data-testid="subscription-cancel">
               {t('subscription.cancel')}
@@ -131,6 +175,26 @@ export function SubscriptionBlock({ lng, className }: { lng?: Locale; className?
           ) : null}
         </div>
       ) : null}
+      <Dialog
+        open={withdrawOpen}
+        onOpenChange={(open) => {
+          if (!busy) setWithdrawOpen(open);
+        }}
+        title={t('subscription.withdrawTitle')}
+        description={snap.nextPlan ? t('subscription.withdrawBody', { plan: planName(snap.nextPlan), current: planName(snap.plan) }) : ''}
+        testId="subscription-withdraw-dialog"
+        closeLabel={t('common.close')}
+        actions={
+          <>
+            <button type="button" className="btn btn-secondary" onClick={() => setWithdrawOpen(false)} disabled={busy !== null} data-testid="subscription-withdraw-keep">
+              {t('subscription.withdrawKeep')}
+            </button>
+            <button type="button" className="btn btn-primary" onClick={() => void withdraw()} disabled={busy !== null} aria-busy={busy === 'withdraw'} data-testid="subscription-withdraw-confirm">
+              {busy === 'withdraw' ? t('subscription.busy') : t('subscription.withdrawConfirm')}
+            </button>
+          </>
+        }
+      />
       <Dialog
         open={confirmOpen}
         onOpenChange={(open) => {

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import {
   canCancelSubscription,
   canResumeSubscription,
+  canWithdrawDowngrade,
+  hasPaymentIssue,
   hasLiveSubscription,
   isCancelScheduled,
   isSubscriptionEnded,
@@ -50,6 +52,7 @@ function snap(over: Partial<SubscriptionSnapshot> = {}): SubscriptionSnapshot {
     providerCancelScheduled: false,
     renewsAt: FUTURE,
     endsAt: null,
+    updatePaymentUrl: null,
     ...over,
   };
 }
@@ -70,7 +73,7 @@ describe('subscription snapshot', () => {
       nextPlan: 'basic',
       subscription: {
         data: {
-          attributes: { status: 'active', created_at: PAST, renews_at: FUTURE, ends_at: null },
+          attributes: { status: 'active', created_at: PAST, renews_at: FUTURE, ends_at: null, urls: { update_payment_method: null } },
           scheduled_change: { action: 'cancel', effective_at: FUTURE },
         },
       },
@@ -103,6 +106,31 @@ describe('subscription display state (001 §4, first match wins)', () => {
     expect(subscriptionDisplayState(snap({ next_renewal_date: null, providerStatus: 'cancelled', endsAt: PAST }), NOW)).toBe('expired');
     expect(subscriptionDisplayState(snap({ next_renewal_date: null, providerStatus: 'expired' }), NOW)).toBe('expired');
     expect(subscriptionDisplayState(snap({ next_renewal_date: null, providerStatus: null }), NOW)).toBe('unknown');
+  });
+});
+
+describe('payment issue and downgrade withdraw (decision 030)', () => {
+  it('the banner states come from the contracts list: past due, unpaid, incomplete', () => {
+    for (const st of ['past_due', 'unpaid', 'incomplete'] as const) expect(hasPaymentIssue(st)).toBe(true);
+    for (const st of ['active', 'trialing', 'paused', 'incomplete_expired', 'expired', 'cancel_scheduled', 'none', 'unknown'] as const) expect(hasPaymentIssue(st)).toBe(false);
+  });
+  it('a past-due subscription (no next renewal date from the server) reads past_due, not active', () => {
+    expect(subscriptionDisplayState(snap({ next_renewal_date: null, renewsAt: null, providerStatus: 'past_due' }), NOW)).toBe('past_due');
+  });
+  it('the update-payment link comes from the subscription status', () => {
+    const status = {
+      success: true as const, hasSubscription: true, plan: 'basic' as const, credits: 0, nextPlan: null,
+      subscription: { data: { attributes: { status: 'past_due' as const, created_at: PAST, renews_at: null, ends_at: null, urls: { update_payment_method: 'https://pay.example/fix' } }, scheduled_change: null } },
+      user: { plan: 'basic' as const, cancelled_at: null, subscription_end_date: null, next_renewal_date: null, subscriptionId: 'sub_3' },
+      provider: { name: 'sandbox', configured: true },
+    };
+    expect(subscriptionSnapshot(testUser({ plan: 'basic' }), status)).toMatchObject({ providerStatus: 'past_due', updatePaymentUrl: 'https://pay.example/fix' });
+  });
+  it('withdraw is offered while a downgrade is scheduled, not while a cancellation is', () => {
+    expect(canWithdrawDowngrade(snap({ nextPlan: 'basic' }), 'active')).toBe(true);
+    expect(canWithdrawDowngrade(snap(), 'active')).toBe(false);
+    expect(canWithdrawDowngrade(snap({ nextPlan: 'basic' }), 'cancel_scheduled')).toBe(false);
+    expect(canWithdrawDowngrade(null, 'none')).toBe(false);
   });
 });
 

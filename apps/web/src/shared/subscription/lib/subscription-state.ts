@@ -1,4 +1,4 @@
-import type { PaidPlan, Plan, SubscriptionStatus, SubscriptionStatusResponse, User } from '@dewy/contracts';
+import { isPaymentIssueStatus, type PaidPlan, type Plan, type SubscriptionStatus, type SubscriptionStatusResponse, type User } from '@dewy/contracts';
 
 /**
  * What the page knows of the caller's subscription: the subscription-status answer when it has one
@@ -21,6 +21,8 @@ export interface SubscriptionSnapshot {
   providerCancelScheduled: boolean;
   renewsAt: string | null;
   endsAt: string | null;
+  /** Where a failed payment is fixed (the provider's update-payment page), while one failed. */
+  updatePaymentUrl: string | null;
 }
 
 /** The snapshot from the session user and, when loaded, the subscription status; null without a user. */
@@ -40,6 +42,7 @@ export function subscriptionSnapshot(user: User | null, status: SubscriptionStat
     providerCancelScheduled: status?.subscription?.data.scheduled_change?.action === 'cancel',
     renewsAt: attributes?.renews_at ?? null,
     endsAt: attributes?.ends_at ?? null,
+    updatePaymentUrl: attributes?.urls?.update_payment_method ?? null,
   };
 }
 
@@ -66,19 +69,22 @@ export function hasLiveSubscription(snap: SubscriptionSnapshot, now: Date): bool
   return snap.hasSubscription ?? true;
 }
 
-/** The states 001 §4 shows, plus `unknown` when nothing tells (a paid plan without any status). */
-export type SubscriptionDisplayState =
-  | 'none'
-  | 'cancel_scheduled'
-  | 'expired'
-  | 'active'
-  | 'past_due'
-  | 'paused'
-  | 'trialing'
-  | 'incomplete'
-  | 'incomplete_expired'
-  | 'unpaid'
-  | 'unknown';
+/**
+ * The states 001 §4 shows: the provider statuses of the contracts' SUBSCRIPTION_STATUSES (declared once
+ * there; `cancelled` shows as `cancel_scheduled`), plus `none` (free) and `unknown` when nothing tells
+ * (a paid plan without any status).
+ */
+export type SubscriptionDisplayState = 'none' | 'cancel_scheduled' | 'unknown' | Exclude<SubscriptionStatus, 'cancelled'>;
+
+/** A payment failed and the customer has to act (past due, unpaid, incomplete): the banner shows. */
+export function hasPaymentIssue(state: SubscriptionDisplayState): boolean {
+  return state !== 'none' && state !== 'cancel_scheduled' && state !== 'unknown' && isPaymentIssueStatus(state);
+}
+
+/** A downgrade is scheduled for the next cycle and can still be withdrawn (not while a cancel is scheduled). */
+export function canWithdrawDowngrade(snap: SubscriptionSnapshot | null, state: SubscriptionDisplayState): boolean {
+  return snap !== null && snap.nextPlan !== null && state !== 'none' && state !== 'cancel_scheduled' && state !== 'expired';
+}
 
 /**
  * The subscription display state of 001 §4, first match wins: free → none; cancelled_at set → scheduled
