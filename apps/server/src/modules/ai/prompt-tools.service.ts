@@ -135,7 +135,7 @@ export async function autoPrompt(ctx: AppContext, userId: number, req: AutoPromp
   const llm = requireLlm(ctx);
   await assertNotInMaintenance(ctx);
   await assertNoBannedKeyword(ctx, req.userNotes);
-  const keys = await Promise.all(req.images.map((url) => readableKeyFromUrl(ctx, userId, url)));
+  const keys = await Promise.all(req.images.map((url, i) => readableKeyFromUrl(ctx, userId, url, `images.${i}`)));
   const images = await Promise.all(
     keys.map(async (k) => {
       const bytes = await ctx.storage.get(k).catch(() => null);
