@@ -185,8 +185,8 @@ export async function purgeDeletedAccounts(s: Pick<AppServices, 'database' | 'st
       await tx.delete(aiMessages).where(eq(aiMessages.userId, id));
       await tx.delete(aiThreads).where(eq(aiThreads.userId, id));
       await tx.delete(aiRequests).where(eq(aiRequests.userId, id));
-      // Notices are public content: they stay, without their author.
-      await tx.update(notices).set({ createdBy: null }).where(eq(notices.createdBy, id));
+      // Notices are public content: they stay, without their author's id and name.
+      await tx.update(notices).set({ createdBy: null, authorName: null }).where(eq(notices.createdBy, id));
       await deleteSessionsOfUser(tx, id);
       return true;
     });
