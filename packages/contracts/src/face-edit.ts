@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { imageUrlText, safeText } from './text';
+import { imageUrlText } from './text';
 
 /**
  * Face edit (spec 001 §2, §3, §5, §9): the run input, the size rule and the cost, shared so that the

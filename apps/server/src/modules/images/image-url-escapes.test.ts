@@ -1,3 +1,4 @@
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
@@ -49,7 +50,7 @@ describe.each(TEST_DATABASES)('image URLs with malformed escapes on $name', (kin
   const snapshot = async () => ({ uploads: await n(uploads), images: await n(images), ledger: await n(creditLedger), ai: await n(aiRequests) });
 
   /** Every route that takes an image URL: [name, field the error must name, request for a URL]. */
-  const ROUTES: [string, string, (url: string) => { method: 'GET' | 'POST'; url: string; payload?: unknown }][] = [
+  const ROUTES: [string, string, (url: string) => InjectOptions][] = [
     ['presign-download', 'url', (u) => ({ method: 'POST', url: '/api/image/presign-download', payload: { url: u } })],
     ['download proxy', 'url', (u) => ({ method: 'GET', url: `/api/image/download?url=${encodeURIComponent(u)}` })],
     ['result-to-upload', 'url', (u) => ({ method: 'POST', url: '/api/image/result-to-upload', payload: { url: u } })],

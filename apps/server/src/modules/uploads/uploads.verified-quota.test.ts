@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq, ne, sum } from 'drizzle-orm';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
@@ -34,7 +35,7 @@ describe.each(TEST_DATABASES)('verified callers and the stored-upload quota on $
     const mp = multipartBody('image', 'p.jpg', 'image/jpeg', jpeg);
     const kling = multipartBody('character_reference_images', 'r.jpg', 'image/jpeg', jpeg);
     const img = '/u/1/originals/x.jpg';
-    const requests = [
+    const requests: InjectOptions[] = [
       { method: 'POST', url: '/api/image/upload-s3', headers: mp.headers, payload: mp.payload },
       { method: 'POST', url: '/api/image/presign-upload', payload: { filename: 'a.jpg', mime: 'image/jpeg', kind: 'upscale-original', contentLength: jpeg.length, checksumSha256: createHash('sha256').update(jpeg).digest('base64') } },
       { method: 'POST', url: '/api/image/confirm-upload', payload: { key: 'u/1/incoming/x.jpg' } },
@@ -47,12 +48,12 @@ describe.each(TEST_DATABASES)('verified callers and the stored-upload quota on $
       { method: 'POST', url: '/api/ai/rewrite', payload: { userPrompt: 'brighter', currentPrompt: 'a cat' } },
       { method: 'POST', url: '/api/ai/extract-prompt-from-image', headers: { 'content-type': 'application/octet-stream' }, payload: jpeg },
       { method: 'POST', url: '/api/seedream/auto-prompt', payload: { images: [img] } },
-    ] as const;
+    ];
     for (const lang of ['en', 'ko'] as const) {
       for (const r of requests) {
-        const res = await t.app.inject({ ...r, headers: { ...('headers' in r ? r.headers : {}), cookie: u.cookie, 'accept-language': lang } } as Parameters<typeof t.app.inject>[0]);
+        const res = await t.app.inject({ ...r, headers: { ...r.headers, cookie: u.cookie, 'accept-language': lang } });
         expect(res.statusCode, `${r.url}: ${res.body}`).toBe(403);
-        expect(res.json().code, r.url).toBe('EMAIL_NOT_VERIFIED');
+        expect(res.json().code, String(r.url)).toBe('EMAIL_NOT_VERIFIED');
         expect(res.json().message).toMatch(lang === 'en' ? /verify your e-mail/ : /이메일 인증/);
       }
     }
