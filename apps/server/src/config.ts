@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { UPLOAD_LIMITS } from '@dewy/contracts';
 
 /**
  * Server configuration parsed from the environment with zod. Every default is the embedded one
@@ -118,6 +119,9 @@ const EnvSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(1),
   /** A job running longer than this is failed and refunded (s). */
   JOB_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(600),
+  /** Per-user quota of stored uploads (count, bytes) until the retention deletes them (decision 032). */
+  UPLOAD_QUOTA_MAX_FILES: z.coerce.number().int().min(1).default(UPLOAD_LIMITS.defaultMaxStoredUploadsPerUser),
+  UPLOAD_QUOTA_MAX_BYTES: z.coerce.number().int().min(1).default(UPLOAD_LIMITS.defaultMaxStoredBytesPerUser),
   /** Screen uploads with the local NSFW classifier (decision 017). */
   NSFW_SCREENING: bool.default(true),
   /** Refuse an upload when P(porn) + P(hentai) reaches this (0..1). */
@@ -407,6 +411,8 @@ export interface AppConfig {
   /** The language model (null model = not configured) and the chat charge switch (decision 022). */
   llm: { baseUrl: string; apiKey?: string; model: string | null; visionModel: string | null; timeoutMs: number; maxRetries: number; retryBaseMs: number; chatChargeEnabled: boolean; requestsPerMinute: number };
   moderation: { enabled: boolean; threshold: number };
+  /** Per-user quota of live stored uploads (UPLOAD_QUOTA_MAX_FILES / _BYTES; decision 032). */
+  uploadQuota: { maxFiles: number; maxBytes: number };
   /** Public business details (unset = null: the page says the operator has yet to fill them in). */
   site: {
     company: { name: string | null; ceo: string | null; address: string | null; registrationNo: string | null; mailOrderNo: string | null };
@@ -522,6 +528,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       requestsPerMinute: e.AI_REQUESTS_PER_MINUTE,
     },
     moderation: { enabled: e.NSFW_SCREENING, threshold: e.NSFW_THRESHOLD },
+    uploadQuota: { maxFiles: e.UPLOAD_QUOTA_MAX_FILES, maxBytes: e.UPLOAD_QUOTA_MAX_BYTES },
     site: {
       company: {
         name: text(e.COMPANY_NAME),

@@ -3,7 +3,7 @@ import { purgeRateLimits } from './lib/rate-limit';
 import { purgeExpiredSessions } from './modules/auth/session.service';
 import { recoverStuckJobs } from './modules/tool-jobs/tool-jobs.recovery';
 import { purgeStalePendingUploads } from './modules/uploads/uploads.service';
-import { refundStaleAiRequests, staleAiRequestAgeMs } from './modules/ai/ai-requests';
+import { refundStaleAiRequests, refundUnconfirmedRewrites, staleAiRequestAgeMs } from './modules/ai/ai-requests';
 
 /** How often the job reaper runs (ms): with the 10 s heartbeat and 30 s staleness, a dead worker's job is refunded within 45 s. */
 export const REAPER_INTERVAL_MS = 15_000;
@@ -12,7 +12,8 @@ export const PURGE_INTERVAL_MS = 60_000;
 
 /**
  * Periodic upkeep of a process that serves the API or runs workers: the job reaper (paid jobs whose
- * worker died or whose queue job is gone are failed and refunded, once) and the purge of expired rows.
+ * worker died or whose queue job is gone are failed and refunded, once), the purge of expired rows, and
+ * the AI refunds (requests a dead process left pending; rewrites never confirmed by the page, decision 022).
  * Every process may run it: each step is conditional, so two processes never refund twice.
  * @returns a stop function.
  */
@@ -32,6 +33,9 @@ export function startHousekeeping(ctx: AppContext): () => void {
     refundStaleAiRequests(ctx, staleAiRequestAgeMs(ctx.config))
       .then((ids) => ids.length && log.warn({ requestIds: ids }, 'refunded AI requests whose process stopped'))
       .catch((err) => log.error({ err }, 'stale AI request refund failed'));
+    refundUnconfirmedRewrites(ctx)
+      .then((ids) => ids.length && log.info({ requestIds: ids }, 'refunded rewrites the page never applied'))
+      .catch((err) => log.error({ err }, 'unconfirmed rewrite refund failed'));
   }, PURGE_INTERVAL_MS);
   reaper.unref();
   purge.unref();

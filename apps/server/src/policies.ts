@@ -10,5 +10,20 @@ export function isAdmin(user: Pick<UserRow, 'id'> | null | undefined): boolean {
   return user?.id === 1;
 }
 
-/** Who may call a route: anyone, a signed-in user, or the administrator. */
-export type RouteAccess = 'public' | 'user' | 'admin';
+/**
+ * Whether the account's e-mail is verified (decision 020). Routes that spend the operator's money or disk
+ * (vendor calls, uploads) need it: `access: 'verified'` (decision 032). Social accounts are verified at
+ * creation (the provider vouched for the address).
+ */
+export function isVerified(user: Pick<UserRow, 'emailVerifiedAt'>): boolean {
+  return user.emailVerifiedAt !== null;
+}
+
+/**
+ * Who may call a route: anyone, a signed-in user, a signed-in user whose e-mail is verified (every route
+ * that calls a paid vendor or stores an upload, decision 032), or the administrator.
+ */
+export type RouteAccess = 'public' | 'user' | 'verified' | 'admin';
+
+/** Every access level, for the start-up check that each /api route declares one. */
+export const ROUTE_ACCESS_LEVELS: readonly RouteAccess[] = ['public', 'user', 'verified', 'admin'];

@@ -27,8 +27,9 @@ import type { LocalStorage } from './providers/storage/local.storage';
 
 /**
  * The one route index [Outline server/routes/api/index.ts]: every route module of the API, in one
- * list. Each route declares who may call it (`config: { access: 'public' | 'user' | 'admin' }`); one
- * hook enforces it (modules/auth/auth.guard.ts), and an /api route without a declaration stops start-up.
+ * list. Each route declares who may call it (`config: { access: 'public' | 'user' | 'verified' | 'admin' }`;
+ * `verified` = a signed-in account with a verified e-mail, for every route that calls a paid vendor or
+ * stores an upload, decision 032); one hook enforces it (modules/auth/auth.guard.ts), and an /api route without a declaration stops start-up.
  */
 export const ROUTE_MODULES = [authRoutes, socialAuthRoutes, accountRoutes, flagsRoutes, uploadsRoutes, imagesRoutes, retouchRoutes, faceEditRoutes, imageEditRoutes, imageGenerationRoutes, jobEventsRoutes, billingRoutes, affiliateRoutes, creditsRoutes, usersRoutes, noticesRoutes, settingsRoutes, aiRoutes] as const;
 

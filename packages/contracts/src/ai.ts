@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { safeText } from './text';
+import { imageUrlText, safeText } from './text';
 
 /**
  * AI text tools (spec 002 §3, §4, §5, §7, §9; issue 15): the prompt chat, the consistency prompt rewrite,
@@ -152,7 +152,7 @@ export interface ExtractPromptResponse {
 
 /** POST /api/seedream/auto-prompt (002 §5, §7): up to 4 image URLs of the caller's own images + notes. */
 export const AutoPromptRequestSchema = z.object({
-  images: z.array(safeText().min(1).max(4096)).min(1).max(AI_LIMITS.autoPromptMaxImages),
+  images: z.array(imageUrlText(4096)).min(1).max(AI_LIMITS.autoPromptMaxImages),
   userNotes: safeText({ multiline: true }).max(AI_LIMITS.promptMax).default(''),
 });
 export type AutoPromptRequest = z.infer<typeof AutoPromptRequestSchema>;

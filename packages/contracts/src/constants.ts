@@ -62,6 +62,16 @@ export const UPLOAD_LIMITS = {
   maxPendingBytesPerUser: 100 * 1024 * 1024,
   /** Presigned uploads one user may have not yet confirmed (bounds the rows tiny uploads could pile up). */
   maxPendingUploadsPerUser: 20,
+  /**
+   * Default per-user quota of stored uploads (issue 21 point 7, decision 032): live rows — pending,
+   * confirmed or refused, not yet expired by the 30-day retention nor purged — of every kind (tool
+   * originals, references, chat images, result copies). The server reads its caps from
+   * UPLOAD_QUOTA_MAX_FILES / UPLOAD_QUOTA_MAX_BYTES (config.ts), which default to these. Past either cap
+   * an upload is refused with UPLOAD_STORAGE_FULL before anything is stored.
+   */
+  defaultMaxStoredUploadsPerUser: 1000,
+  /** Default byte cap of the stored-upload quota above: 5 GiB (200 maximal uploads). */
+  defaultMaxStoredBytesPerUser: 5 * 1024 * 1024 * 1024,
   /** Signed image URLs handed to the page stay valid this long (s). */
   viewUrlTtlSeconds: 3600,
 } as const;

@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'CHECKSUM_MISMATCH',
   'UPLOAD_EXPIRED',
   'UPLOAD_QUOTA_EXCEEDED',
+  'UPLOAD_STORAGE_FULL',
+  'EMAIL_NOT_VERIFIED',
   'NSFW_CONTENT_DETECTED',
   'MAINTENANCE',
   'PAYLOAD_TOO_LARGE',
@@ -99,6 +101,17 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   UPLOAD_EXPIRED: 403,
   // A per-user limit that clears by itself (pending uploads confirm or expire): retry later, like 429.
   UPLOAD_QUOTA_EXCEEDED: 429,
+  /**
+   * The caller's stored uploads (live, not yet purged by the 30-day retention) hold the per-user count or
+   * byte quota (issue 21 point 7, decision 032). Not 429: it clears only as old uploads expire, not by
+   * retrying; details carry the caller's usage and both caps.
+   */
+  UPLOAD_STORAGE_FULL: 403,
+  /**
+   * A route that spends the operator's money or disk (vendor calls, uploads: `access: 'verified'`) called by
+   * an account whose e-mail is not verified yet (issue 21 point 7, decision 032). Not 401: the session is fine.
+   */
+  EMAIL_NOT_VERIFIED: 403,
   NSFW_CONTENT_DETECTED: 400,
   MAINTENANCE: 503,
   PAYLOAD_TOO_LARGE: 413,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { safeText } from './text';
+import { imageUrlText } from './text';
 
 /**
  * Face edit (spec 001 §2, §3, §5, §9): the run input, the size rule and the cost, shared so that the
@@ -56,8 +56,8 @@ const round = (digits: number) => (v: number) => Math.round(v * 10 ** digits) / 
 /** Face-edit run input (001 §3): image and mask are the caller's confirmed uploads (the mask: PNG, white = change). */
 export const FaceEditInputSchema = z
   .object({
-    image: safeText().min(1).max(2048),
-    mask: safeText().min(1).max(2048).nullable(),
+    image: imageUrlText(2048),
+    mask: imageUrlText(2048).nullable(),
     seed: z.number().int().min(FACE_EDIT.seed.min).max(FACE_EDIT.seed.max).optional(),
     resize_factor: z.number().min(FACE_EDIT.resizeFactor.min).max(FACE_EDIT.resizeFactor.max).default(1).transform(round(2)),
     easy_value: z.number().min(FACE_EDIT.strength.min).max(FACE_EDIT.strength.max).transform(round(3)),

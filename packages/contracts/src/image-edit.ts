@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { safeText } from './text';
+import { imageUrlText, safeText } from './text';
 
 /**
  * Image edit on Seedream (spec 002 §2, §3, §5, §7, §8, §9; issue 16): the business constants, the wire
@@ -84,7 +84,7 @@ const SizeSchema = z
 export const SeedreamGenerateRequestSchema = z
   .object({
     prompt: safeText({ multiline: true }).trim().min(1).max(4000),
-    images: z.array(safeText().min(1).max(4096)).min(1).max(IMAGE_EDIT.maxImages),
+    images: z.array(imageUrlText(4096)).min(1).max(IMAGE_EDIT.maxImages),
     num_images: z.number().int().min(IMAGE_EDIT.numImages.min).max(IMAGE_EDIT.numImages.max).default(1),
     max_images: z.number().int().min(IMAGE_EDIT.maxImagesPerCall.min).max(IMAGE_EDIT.maxImagesPerCall.max).default(1),
     size: SizeSchema.default('2048x2048'),
@@ -92,7 +92,7 @@ export const SeedreamGenerateRequestSchema = z
     seedream_task_id: safeText().max(120).optional(),
     auto_prompt_used: z.boolean().default(false),
     async: z.boolean().optional(),
-    mask: safeText().min(1).max(4096).nullable().optional(),
+    mask: imageUrlText(4096).nullable().optional(),
     mask_color: z.enum(IMAGE_EDIT.maskColors).default('blue'),
   })
   .strict();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AI_COSTS } from './ai';
 import { JOB_STATUSES } from './images';
-import { safeText } from './text';
+import { imageUrlText, safeText } from './text';
 
 /**
  * Image generation, the "consistency" tool on Kling (spec 002 §2–§9, issue 16): constants, the run
@@ -94,4 +94,4 @@ export const GroupedHistoryQuerySchema = z.object({
 export type GroupedHistoryQuery = z.infer<typeof GroupedHistoryQuerySchema>;
 
 /** POST /api/image/result-to-upload: one of the caller's results copied into a new confirmed upload (send-to-upscale). */
-export const ResultToUploadRequestSchema = z.object({ url: z.string().min(1).max(4096) }).strict();
+export const ResultToUploadRequestSchema = z.object({ url: imageUrlText(4096) }).strict();

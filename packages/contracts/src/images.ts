@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ACCEPTED_IMAGE_MIME, UPLOAD_LIMITS } from './constants';
 import { FILTERS, LORA_INDICES, SCALE_FACTOR } from './upscale';
-import { safeText } from './text';
+import { imageUrlText, safeText } from './text';
 
 /** POST /api/image/upload-s3 answer (001 §7). */
 export const UploadResponseSchema = z.object({
@@ -35,9 +35,9 @@ export type PresignUploadResponse = z.infer<typeof PresignUploadResponseSchema>;
 export const ConfirmUploadRequestSchema = z.object({ key: safeText().min(1).max(512) });
 export const ConfirmUploadResponseSchema = UploadResponseSchema;
 
-export const PresignDownloadRequestSchema = z.object({ url: safeText().min(1).max(4096) });
+export const PresignDownloadRequestSchema = z.object({ url: imageUrlText(4096) });
 /** Query of GET /api/image/download (the download proxy): `url`, an image URL handed out by the server. */
-export const ImageDownloadQuerySchema = z.object({ url: safeText().min(1).max(4096) });
+export const ImageDownloadQuerySchema = z.object({ url: imageUrlText(4096) });
 export const PresignDownloadResponseSchema = z.object({
   success: z.literal(true),
   downloadUrl: z.string(),
@@ -51,7 +51,7 @@ export type PresignDownloadResponse = z.infer<typeof PresignDownloadResponseSche
  * are informative: the server reads the stored image's real size for the cost.
  */
 export const UpscaleInputSchema = z.object({
-  image: safeText().min(1).max(4096),
+  image: imageUrlText(4096),
   seed: z.number().int().min(1).max(1_000_000).optional(),
   prompt: safeText({ multiline: true }).max(500).default(''),
   output_format: z.enum(['jpg', 'png']).default('jpg'),

@@ -30,6 +30,14 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     ko: '업로드 대기 중인 파일이 너무 많습니다. 잠시 후 다시 시도해주세요.',
     en: 'Too many uploads are still waiting to finish. Please try again in a few minutes.',
   },
+  UPLOAD_STORAGE_FULL: {
+    ko: '보관 중인 업로드가 한도에 도달했습니다. 업로드한 사진은 30일 뒤 자동으로 삭제되며, 그 뒤에 다시 올릴 수 있습니다.',
+    en: 'Your stored uploads have reached their limit. Uploaded photos are deleted automatically after 30 days; you can upload again then.',
+  },
+  EMAIL_NOT_VERIFIED: {
+    ko: '이메일 인증 후 이용할 수 있습니다. 받은 편지함의 인증 링크를 열어주세요. 메일이 없다면 화면 위의 "인증 링크 다시 보내기"를 눌러주세요.',
+    en: 'Please verify your e-mail first: open the link we sent to your inbox. No mail? Use "Resend the link" at the top of the page.',
+  },
   NSFW_CONTENT_DETECTED: {
     ko: '부적절한 컨텐츠가 감지되었습니다. 서비스 정책에 따라 업로드가 차단됩니다.',
     en: 'Inappropriate content was detected. The upload is blocked under our service policy.',

@@ -41,3 +41,35 @@ export function hasForbiddenCharacters(value: string, opts: SafeTextOptions = {}
 export function safeText(opts: SafeTextOptions = {}) {
   return z.string().refine((v) => !hasForbiddenCharacters(v, opts), { message: CONTROL_CHARACTER_MESSAGE });
 }
+
+/** The message of the zod issue raised for an image URL whose percent-escapes cannot be decoded (`/%zz`). */
+export const MALFORMED_ESCAPE_MESSAGE = 'malformed percent-escape';
+
+/**
+ * `decodeURIComponent` that never throws (issue 21 point 9): the decoded text, or null when `value` holds
+ * a malformed percent-escape (`%zz`, a lone `%`, `%E0%A4` cut short, an escaped lone surrogate). The one
+ * decoder of image URLs, used by the request schemas ({@link imageUrlText}) and by the server's
+ * `keyFromImageUrl`, so a malformed escape is a 400 naming the field, never a 500 from a URIError.
+ */
+export function safeDecodeURIComponent(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * An image URL of a request (every field that names one of the caller's images: upscale `input.image`,
+ * face-edit `image`/`mask`, image-edit `images[]`/`mask`, auto-prompt `images[]`, presign-download,
+ * the download proxy, result-to-upload): `safeText` of 1–`max` characters whose percent-escapes decode
+ * (else VALIDATION_FAILED, MALFORMED_ESCAPE_MESSAGE) and whose decoded text holds no control character
+ * either (`%00`, `%0a`: CONTROL_CHARACTER_MESSAGE). The server then resolves it to a key of the caller's own.
+ */
+export function imageUrlText(max = 4096) {
+  return safeText()
+    .min(1)
+    .max(max)
+    .refine((v) => safeDecodeURIComponent(v) !== null, { message: MALFORMED_ESCAPE_MESSAGE, abort: true })
+    .refine((v) => !hasForbiddenCharacters(safeDecodeURIComponent(v) ?? ''), { message: CONTROL_CHARACTER_MESSAGE });
+}

@@ -4,7 +4,7 @@ import { DrizzleQueryError } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { TEST_DATABASES } from '../../test/helpers/databases';
 import { makeJpeg, multipartBody } from '../../test/helpers/images';
-import { createTestApp, type TestApp } from '../../test/helpers/test-app';
+import { createTestApp, verifyFromOutbox, type TestApp } from '../../test/helpers/test-app';
 import { buildApp } from '../app';
 import { SESSION_COOKIE } from '../modules/auth/session.service';
 import { DEVICE_COOKIE } from '../modules/auth/device-cookie';
@@ -102,6 +102,7 @@ describe.each(TEST_DATABASES)('what the API log holds on $name', (kind) => {
     const nul = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { name: 'a\u0000b', email, password } });
     expect(nul.statusCode).toBe(400);
     expect((await app.inject({ method: 'POST', url: '/api/auth/register', payload: { name: 'Logger', email, password } })).statusCode).toBe(201);
+    await verifyFromOutbox(t.app, email); // uploads need a verified e-mail (decision 032)
     const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
     expect(login.statusCode).toBe(200);
     const token = login.cookies.find((c) => c.name === SESSION_COOKIE)!.value;

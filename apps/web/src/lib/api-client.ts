@@ -1,10 +1,16 @@
 /**
  * The one HTTP client of the web app (spec 000 §7, GUIDE §2): same-origin `/api` paths, cookie session
  * (`credentials: 'include'`), no caching, JSON in and out. Failures throw {@link ApiError}; any 401 or
- * 419 raises the window event `auth:invalid` carrying the server's message.
+ * 419 raises the window event `auth:invalid` carrying the server's message; EMAIL_NOT_VERIFIED raises
+ * `account:email-not-verified`.
  */
 
 export const AUTH_INVALID_EVENT = 'auth:invalid';
+/**
+ * Raised when a call answers EMAIL_NOT_VERIFIED (decision 032: vendor calls and uploads need a verified
+ * e-mail). The verify-e-mail banner listens and draws attention to its resend link.
+ */
+export const EMAIL_NOT_VERIFIED_EVENT = 'account:email-not-verified';
 
 export interface AuthInvalidDetail {
   /** The server's `message` (or `error`) field, already in the user's language; undefined when absent. */
@@ -107,6 +113,7 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
     const code = shape.code ?? (shape.maintenance ? 'MAINTENANCE' : undefined);
     const sessionEnded = (res.status === 401 || res.status === 419) && !skipAuthEvent;
     if (sessionEnded) dispatchAuthInvalid(serverMessage, code);
+    if (code === 'EMAIL_NOT_VERIFIED') window.dispatchEvent(new Event(EMAIL_NOT_VERIFIED_EVENT));
     throw new ApiError(res.status, code, serverMessage ?? `HTTP ${res.status}`, shape.error, data, sessionEnded);
   }
   return data as T;

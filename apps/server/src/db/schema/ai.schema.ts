@@ -58,6 +58,8 @@ export const aiRequests = pgTable(
   (t) => [
     index('ai_requests_user_kind_idx').on(t.userId, t.kind, t.createdAt),
     index('ai_requests_pending_idx').on(t.createdAt).where(sql`"status" = 'pending'`),
+    // The unconfirmed-rewrite refund sweep (migration 0019, decision 032).
+    index('ai_requests_unconfirmed_rewrite_idx').on(t.finishedAt).where(sql`"kind" = 'rewrite' AND "status" = 'completed' AND "confirmed_at" IS NULL`),
   ],
 );
 export type AiRequestRow = typeof aiRequests.$inferSelect;

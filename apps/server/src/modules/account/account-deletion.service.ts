@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ACCOUNT_RULES, type Locale } from '@dewy/contracts';
 import { and, eq, gt, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { AppServices } from '../../context';
-import { accountTokens, affiliateClicks, affiliateCodes, images, uploads, userIdentities, users, type UserRow } from '../../db/schema';
+import { accountTokens, affiliateClicks, affiliateCodes, aiMessages, aiRequests, aiThreads, images, notices, uploads, userIdentities, users, type UserRow } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError, isAppError } from '../../lib/app-error';
 import { hitFixedWindow } from '../../lib/rate-limit';
@@ -121,12 +121,31 @@ async function storageKeysOf(s: Pick<AppServices, 'database'>, userId: number): 
 }
 
 /**
+ * Tables that keep rows of a purged account under its anonymous tombstone, each with the reason
+ * (decision 020, 032). Every other table that references `users` is emptied of the account by
+ * {@link purgeDeletedAccounts}; `account-purge.test.ts` walks the drizzle schema's foreign keys and fails
+ * for a table that is neither emptied nor listed here, so a new table cannot be forgotten.
+ */
+export const PURGE_RETAINED_TABLES: Readonly<Record<string, string>> = {
+  credit_ledger: 'the credit ledger: billing records the law requires us to keep (decision 020)',
+  billing_checkouts: 'billing records (decision 020)',
+  subscriptions: 'billing records (decision 020)',
+  billing_payments: 'billing records (decision 020)',
+  renewal_reminders: 'the record of mails sent about a kept subscription (decision 027)',
+  welcome_grants: 'the once-per-address-ever welcome rule: an address hash, no address (decision 020)',
+  affiliate_referrals: 'who referred whom: money records behind the sharer\'s rewards and their reversal (decision 013)',
+  affiliate_rewards: 'rewards paid to the sharer: money records (decision 013)',
+};
+
+/**
  * The scheduled purge (pg-boss `account-purge`, hourly; 002 §9): accounts whose 14-day grace has
  * passed are deleted for good. Per account: every stored file (uploads, originals, results; local or
  * S3) is deleted first — a storage failure skips the account until the next run —, then in one
- * transaction its history and upload rows, tokens, sessions and affiliate code/clicks are deleted and
+ * transaction its history and upload rows, tokens, sessions, social identities, affiliate code/clicks,
+ * AI chat threads, messages and requests are deleted, notices it wrote lose their author, and
  * the user row becomes an anonymous tombstone (no e-mail, name or password) kept for the credit ledger
- * and billing rows, which the law on billing records requires us to keep (decision 020). The address's
+ * and billing rows, which the law on billing records requires us to keep (decision 020; the full list with
+ * reasons: {@link PURGE_RETAINED_TABLES}). The address's
  * welcome-grant hash stays, so a new account of the same address gets no welcome credits.
  * @param opts.now the clock (tests); opts.batch accounts per run
  * @returns the ids purged
@@ -161,6 +180,13 @@ export async function purgeDeletedAccounts(s: Pick<AppServices, 'database' | 'st
       await tx.delete(userIdentities).where(eq(userIdentities.userId, id));
       await tx.delete(affiliateClicks).where(eq(affiliateClicks.sharerId, id));
       await tx.delete(affiliateCodes).where(eq(affiliateCodes.userId, id));
+      // The AI chat and rewrite conversations (what the customer wrote) and the requests behind them; the
+      // charges stay in the ledger. Messages first: they reference the threads.
+      await tx.delete(aiMessages).where(eq(aiMessages.userId, id));
+      await tx.delete(aiThreads).where(eq(aiThreads.userId, id));
+      await tx.delete(aiRequests).where(eq(aiRequests.userId, id));
+      // Notices are public content: they stay, without their author's id and name.
+      await tx.update(notices).set({ createdBy: null, authorName: null }).where(eq(notices.createdBy, id));
       await deleteSessionsOfUser(tx, id);
       return true;
     });

@@ -1,5 +1,5 @@
-import { and, eq, lt, sql } from 'drizzle-orm';
-import type { ErrorCode } from '@dewy/contracts';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import { AI_LIMITS, type ErrorCode } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { aiRequests, users } from '../../db/schema';
@@ -79,6 +79,43 @@ export async function refundStaleAiRequests(ctx: Pick<AppContext, 'database'>, m
     .limit(500);
   const done: string[] = [];
   for (const r of stale) if (await refundAiRequest(ctx.database.db, r.id, 'AI_TIMEOUT')) done.push(r.id);
+  return done;
+}
+
+/**
+ * Housekeeping (decision 022, issue 21 point 15): a rewrite is charged with its result, and the page then
+ * confirms that it applied it (`POST /api/credit/use`). A rewrite still unconfirmed AI_LIMITS.creditUseWindowMs
+ * after it completed was never applied — the confirmation failed (network, session end) and the page
+ * cancelled the apply — so its charge is returned: the row flips `completed` → `refunded` (error code
+ * `NOTHING_TO_CHARGE`) only while `confirmed_at` is still null, in the transaction that refunds the ledger
+ * spend (itself once per key). A parallel sweep or a late confirmation sees the other's state, so the
+ * customer is refunded exactly once, or confirmed and charged, never both.
+ * @param opts.now the clock (tests); opts.windowMs the confirmation window (default AI_LIMITS.creditUseWindowMs); opts.limit rows per call
+ * @returns the ids of the rewrites this call refunded
+ */
+export async function refundUnconfirmedRewrites(ctx: Pick<AppContext, 'database'>, opts: { now?: Date; windowMs?: number; limit?: number } = {}): Promise<string[]> {
+  const now = opts.now ?? new Date();
+  const cutoff = new Date(now.getTime() - (opts.windowMs ?? AI_LIMITS.creditUseWindowMs));
+  const db = ctx.database.db;
+  const due = await db
+    .select({ id: aiRequests.id })
+    .from(aiRequests)
+    .where(and(eq(aiRequests.kind, 'rewrite'), eq(aiRequests.status, 'completed'), isNull(aiRequests.confirmedAt), lt(aiRequests.finishedAt, cutoff)))
+    .limit(opts.limit ?? 500);
+  const done: string[] = [];
+  for (const r of due) {
+    const refunded = await inTransaction(db, async (tx) => {
+      const rows = await tx
+        .update(aiRequests)
+        .set({ status: 'refunded', errorCode: 'NOTHING_TO_CHARGE' })
+        .where(and(eq(aiRequests.id, r.id), eq(aiRequests.status, 'completed'), isNull(aiRequests.confirmedAt)))
+        .returning({ cost: aiRequests.cost });
+      if (!rows.length) return false;
+      if (rows[0]!.cost > 0) await refund(tx, { spendKey: aiSpendKey(r.id), reason: 'ai rewrite never applied' });
+      return true;
+    });
+    if (refunded) done.push(r.id);
+  }
   return done;
 }
 

@@ -62,8 +62,10 @@ export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // Each of these calls a paid vendor, and rewrite / extract are free to the user until confirmed, so
     // one user's calls are limited together (per minute, on the shared database store: every process
     // counts them). Runs after the session check (preHandler), keyed by the user, not the address.
+    // A vendor call costs the operator money even when the user pays nothing (extraction is free): only
+    // accounts with a verified e-mail may make one (decision 032).
     const VENDOR_CALL = {
-      ...USER,
+      access: 'verified' as const,
       rateLimit: { max: ctx.config.llm.requestsPerMinute, timeWindow: 60_000, hook: 'preHandler' as const, keyGenerator: (req: FastifyRequest) => `ai:user:${userOf(req).id}` },
     };
 

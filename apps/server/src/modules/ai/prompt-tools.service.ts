@@ -135,7 +135,7 @@ export async function autoPrompt(ctx: AppContext, userId: number, req: AutoPromp
   const llm = requireLlm(ctx);
   await assertNotInMaintenance(ctx);
   await assertNoBannedKeyword(ctx, req.userNotes);
-  const keys = await Promise.all(req.images.map((url) => readableKeyFromUrl(ctx, userId, url)));
+  const keys = await Promise.all(req.images.map((url, i) => readableKeyFromUrl(ctx, userId, url, `images.${i}`)));
   const images = await Promise.all(
     keys.map(async (k) => {
       const bytes = await ctx.storage.get(k).catch(() => null);
@@ -152,8 +152,10 @@ export async function autoPrompt(ctx: AppContext, userId: number, req: AutoPromp
  * POST /api/credit/use {amount: 3} (002 §7; decision 022). Never a charge of its own: it confirms the charge a
  * successful rewrite already made — the rewrite `rewriteId`, or else the caller's latest rewrite of the last
  * AI_LIMITS.creditUseWindowMs. Repeating it is a no-op that answers the same. `amount` other than 3 is
- * refused by the schema (VALIDATION_FAILED).
- * @throws AppError NOTHING_TO_CHARGE when there is no such completed rewrite of the caller.
+ * refused by the schema (VALIDATION_FAILED). A rewrite left unconfirmed past that window is refunded by
+ * housekeeping (`refundUnconfirmedRewrites`); confirming it afterwards answers NOTHING_TO_CHARGE, and the
+ * confirmation and the refund are both conditional, so exactly one of them wins.
+ * @throws AppError NOTHING_TO_CHARGE when there is no such completed rewrite of the caller (or it was refunded).
  */
 export async function confirmRewriteCharge(ctx: AppContext, userId: number, req: CreditUseRequest): Promise<CreditUseResponse> {
   const db = ctx.database.db;
@@ -168,6 +170,17 @@ export async function confirmRewriteCharge(ctx: AppContext, userId: number, req:
         .limit(1);
   const row = rows[0];
   if (!row) throw new AppError('NOTHING_TO_CHARGE');
-  if (!row.confirmedAt) await db.update(aiRequests).set({ confirmedAt: new Date() }).where(and(eq(aiRequests.id, row.id), sql`${aiRequests.confirmedAt} is null`));
+  if (!row.confirmedAt) {
+    // Conditional on the charge still standing: the unconfirmed-rewrite sweep may have refunded it meanwhile.
+    const confirmed = await db
+      .update(aiRequests)
+      .set({ confirmedAt: new Date() })
+      .where(and(eq(aiRequests.id, row.id), eq(aiRequests.status, 'completed'), sql`${aiRequests.confirmedAt} is null`))
+      .returning({ id: aiRequests.id });
+    if (!confirmed.length) {
+      const now = (await db.select({ confirmedAt: aiRequests.confirmedAt }).from(aiRequests).where(eq(aiRequests.id, row.id)))[0];
+      if (!now?.confirmedAt) throw new AppError('NOTHING_TO_CHARGE', { message: 'rewrite refunded before it was confirmed' });
+    }
+  }
   return { success: true, rewriteId: row.id, amount: row.cost, alreadyCharged: true, credits: await balanceOf(ctx, userId) };
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import type { UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { isAdmin, type RouteAccess } from '../../policies';
+import { isAdmin, isVerified, ROUTE_ACCESS_LEVELS, type RouteAccess } from '../../policies';
 import { deleteSession, resolveSession, SESSION_COOKIE } from './session.service';
 
 declare module 'fastify' {
@@ -43,7 +43,7 @@ export async function currentUser(ctx: AppContext, req: FastifyRequest, reply: F
 }
 
 /**
- * The user of a request on a route declared `access: 'user'` or `'admin'` (resolved by the access hook
+ * The user of a request on a route declared `access: 'user'`, `'verified'` or `'admin'` (resolved by the access hook
  * before the handler runs).
  * @throws AppError UNAUTHENTICATED when called on a request without a resolved user.
  */
@@ -58,7 +58,9 @@ const UNDECLARED_OK = /^\/api\/docs(\/|$)/;
 /**
  * Route-level authorisation, declared on each route (`config.access`) and enforced by one `onRequest`
  * hook, before the body is parsed: `public` (anyone), `user` (a valid session: else 401
- * UNAUTHENTICATED / SESSION_EXPIRED), `admin` (the policy's administrator: else 403 FORBIDDEN).
+ * UNAUTHENTICATED / SESSION_EXPIRED), `verified` (a valid session of an account whose e-mail is verified:
+ * else 403 EMAIL_NOT_VERIFIED — every route that calls a paid vendor or stores an upload, decision 032),
+ * `admin` (the policy's administrator: else 403 FORBIDDEN).
  * Registering an /api route without a declaration throws at start-up, so none is public by accident.
  */
 export function installAccessControl(app: FastifyInstance, ctx: AppContext): void {
@@ -66,8 +68,8 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext): voi
     const url = route.url ?? route.path;
     if (!url.startsWith('/api/') || UNDECLARED_OK.test(url)) return;
     const access = (route.config as { access?: RouteAccess } | undefined)?.access;
-    if (access !== 'public' && access !== 'user' && access !== 'admin') {
-      throw new Error(`route ${String(route.method)} ${url} does not declare config.access (public | user | admin)`);
+    if (!access || !ROUTE_ACCESS_LEVELS.includes(access)) {
+      throw new Error(`route ${String(route.method)} ${url} does not declare config.access (${ROUTE_ACCESS_LEVELS.join(' | ')})`);
     }
   });
   app.addHook('onRequest', async (req, reply) => {
@@ -76,5 +78,6 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext): voi
     const user = await currentUser(ctx, req, reply);
     if (!user) throw new AppError('UNAUTHENTICATED');
     if (access === 'admin' && !isAdmin(user)) throw new AppError(req.routeOptions.config.adminDeniedCode ?? 'FORBIDDEN');
+    if (access === 'verified' && !isVerified(user)) throw new AppError('EMAIL_NOT_VERIFIED');
   });
 }

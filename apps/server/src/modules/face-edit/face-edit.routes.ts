@@ -11,7 +11,7 @@ export function faceEditRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/runpod-face-edit',
       {
-        config: { access: 'user' },
+        config: { access: 'verified' },
         schema: { tags: ['face-edit'], body: CreateFaceEditRequestSchema, headers: CreateUpscaleHeadersSchema, response: { 200: ToolJobCreatedSchema } },
       },
       async (req) => {

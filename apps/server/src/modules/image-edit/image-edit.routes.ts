@@ -35,7 +35,7 @@ export function imageEditRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/seedream/generate',
       {
-        config: { access: 'user' },
+        config: { access: 'verified' },
         schema: { tags: ['image-edit'], querystring: SeedreamGenerateQuerySchema, body: SeedreamGenerateRequestSchema, headers: CreateUpscaleHeadersSchema, response: { 200: SeedreamGenerateResponseSchema } },
       },
       async (req) => {

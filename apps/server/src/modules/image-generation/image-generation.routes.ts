@@ -20,7 +20,7 @@ export function imageGenerationRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/api/kling/image-generation',
-      { config: { access: 'user' }, schema: { tags: ['image-generation'], consumes: ['multipart/form-data'], response: { 202: ImageGenerationCreatedSchema } } },
+      { config: { access: 'verified' }, schema: { tags: ['image-generation'], consumes: ['multipart/form-data'], response: { 202: ImageGenerationCreatedSchema } } },
       async (req, reply) => {
         const user = userOf(req);
         if (!ctx.config.vendors.kling) throw new AppError('NOT_CONFIGURED');

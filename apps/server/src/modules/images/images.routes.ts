@@ -37,7 +37,7 @@ export function imagesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // Send-to-upscale (issue 16, decision 024): a result of the caller becomes a new upload of the caller.
     app.post(
       '/api/image/result-to-upload',
-      { config: { access: 'user' }, schema: { tags: ['images'], body: ResultToUploadRequestSchema, response: { 200: UploadResponseSchema } } },
+      { config: { access: 'verified' }, schema: { tags: ['images'], body: ResultToUploadRequestSchema, response: { 200: UploadResponseSchema } } },
       async (req) => resultToUpload(ctx, userOf(req).id, req.body.url),
     );
 

@@ -130,10 +130,11 @@ function downloadName(key: string): string {
  * a pending or refused upload, an incoming object, or anything else under the prefix answers NOT_FOUND.
  * Every call that hands out or serves a user-named object (presign-download, the download proxy) goes
  * through here.
- * @throws AppError VALIDATION_FAILED (no key in the URL), FORBIDDEN (another user's prefix), NOT_FOUND.
+ * @param field the request field the URL came from (named in a VALIDATION_FAILED's details; default `url`)
+ * @throws AppError VALIDATION_FAILED (no key in the URL, a malformed escape), FORBIDDEN (another user's prefix), NOT_FOUND.
  */
-export async function readableKeyFromUrl(ctx: AppContext, userId: number, url: string): Promise<string> {
-  const key = ownedKeyFromUrl(ctx, userId, url);
+export async function readableKeyFromUrl(ctx: AppContext, userId: number, url: string, field = 'url'): Promise<string> {
+  const key = ownedKeyFromUrl(ctx, userId, url, field);
   const db = ctx.database.db;
   const upload = await db
     .select({ id: uploads.id })

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { AppServices } from '../../context';
-import { images, uploads } from '../../db/schema';
+import { aiMessages, images, uploads } from '../../db/schema';
 
 /** Uploaded content and results are kept this long after processing (002 §9, privacy policy). */
 export const RETENTION_DAYS = 30;
@@ -15,7 +15,8 @@ export interface RetentionResult {
 /**
  * Deletes what the privacy policy promises to delete (issue 13): job results RETENTION_DAYS after
  * their job ended, and uploaded originals RETENTION_DAYS after their last job ended (or after upload,
- * when no job used them). Storage first, then the row (`expired_at` / status `expired`), batch by batch:
+ * when no job used them) — chat images included (uploads of kind `chat-image`: the message keeps its
+ * text and shows no picture, issue 21 point 11). Storage first, then the row (`expired_at` / status `expired`), batch by batch:
  * a run stopped half-way leaves rows that the next run finishes (deleting a missing file is a no-op),
  * and a second run over done rows changes nothing. History rows stay, shown as expired.
  * @param opts.now the clock (tests); @param opts.batch rows per step
@@ -63,6 +64,8 @@ export async function purgeExpiredContent(ctx: Pick<AppServices, 'database' | 's
     for (const r of rows) await ctx.storage.delete(r.key).catch((err: unknown) => ctx.log.warn({ err, id: r.id }, 'retention: original delete failed'));
     const keys = rows.map((r) => r.key);
     await db.update(images).set({ originalKey: null, expiredAt: sql`coalesce(${images.expiredAt}, ${now})` }).where(inArray(images.originalKey, keys));
+    // A chat image is an upload too (kind `chat-image`): its message keeps the text and loses the picture.
+    await db.update(aiMessages).set({ imageKey: null }).where(inArray(aiMessages.imageKey, keys));
     await db.update(uploads).set({ status: 'expired' }).where(inArray(uploads.id, rows.map((r) => r.id)));
     out.originals += rows.length;
     if (rows.length < batch) break;

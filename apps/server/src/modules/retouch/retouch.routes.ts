@@ -11,7 +11,7 @@ export function retouchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       '/api/runpod-upscale',
       {
-        config: { access: 'user' },
+        config: { access: 'verified' },
         schema: { tags: ['upscale'], body: CreateUpscaleRequestSchema, headers: CreateUpscaleHeadersSchema, response: { 200: CreateUpscaleResponseSchema } },
       },
       async (req) => {

@@ -18,7 +18,7 @@ export function uploadsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     await app.register(multipart, { limits: { fileSize: UPLOAD_LIMITS.maxBytes, files: 1, fields: 5, parts: 6 } });
 
-    app.post('/api/image/upload-s3', { config: { access: 'user' }, schema: { tags: ['uploads'], consumes: ['multipart/form-data'], response: { 200: UploadResponseSchema } } }, async (req) => {
+    app.post('/api/image/upload-s3', { config: { access: 'verified' }, schema: { tags: ['uploads'], consumes: ['multipart/form-data'], response: { 200: UploadResponseSchema } } }, async (req) => {
       const user = userOf(req);
       if (!req.isMultipart()) throw new AppError('VALIDATION_FAILED', { message: 'multipart/form-data expected' });
       const file = await req.file();
@@ -33,7 +33,7 @@ export function uploadsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/api/image/presign-upload',
-      { config: { access: 'user' }, schema: { tags: ['uploads'], body: PresignUploadRequestSchema, response: { 200: PresignUploadResponseSchema } } },
+      { config: { access: 'verified' }, schema: { tags: ['uploads'], body: PresignUploadRequestSchema, response: { 200: PresignUploadResponseSchema } } },
       async (req) => {
         const user = userOf(req);
         return presignUpload(ctx, user.id, req.body);
@@ -42,7 +42,7 @@ export function uploadsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/api/image/confirm-upload',
-      { config: { access: 'user' }, schema: { tags: ['uploads'], body: ConfirmUploadRequestSchema, response: { 200: ConfirmUploadResponseSchema } } },
+      { config: { access: 'verified' }, schema: { tags: ['uploads'], body: ConfirmUploadRequestSchema, response: { 200: ConfirmUploadResponseSchema } } },
       async (req) => {
         const user = userOf(req);
         return confirmUpload(ctx, user.id, req.body.key);

@@ -4,6 +4,7 @@ import { and, asc, count, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-or
 import type { PresignUploadRequest, PresignUploadResponse, UploadResponse } from '@dewy/contracts';
 import { IMAGE_EDIT, UPLOAD_LIMITS } from '@dewy/contracts';
 import type { AppContext } from '../../context';
+import type { DbOrTx } from '../../db/client';
 import { uploads, users, type UploadRow } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
@@ -18,6 +19,31 @@ export const PENDING_UPLOAD_LIFETIME_SECONDS = UPLOAD_LIMITS.presignTtlSeconds +
 
 /** Statuses of presigned uploads that were never confirmed: they count toward the pending cap. */
 const UNCONFIRMED = ['pending', 'rejected'] as const;
+
+/**
+ * The per-user quota of stored uploads (issue 21 point 7, decision 032), checked in the caller's
+ * transaction before anything is stored: locks the user row (`SELECT … FOR UPDATE`, so parallel uploads
+ * of one user pass one at a time), then counts the user's live uploads — every row not yet expired by the
+ * retention or purged (pending, confirmed, refused), of every kind — and their bytes (announced for a
+ * pending row, stored for a confirmed one). `excludeId`: the row being confirmed, counted with `addBytes`
+ * instead of its announced size.
+ * @param addBytes the bytes the new (or confirmed) upload will hold
+ * @throws AppError UPLOAD_STORAGE_FULL (details: storedUploads, storedBytes, maxStoredUploads, maxStoredBytes)
+ *   when one more upload, or `addBytes` more, would pass ctx.config.uploadQuota (UPLOAD_QUOTA_MAX_FILES / _BYTES).
+ */
+export async function assertStoredUploadQuota(tx: DbOrTx, ctx: Pick<AppContext, 'config'>, userId: number, addBytes: number, excludeId?: number): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+  const [held] = await tx
+    .select({ bytes: sql<string>`coalesce(sum(${uploads.bytes}), 0)`, uploads: count() })
+    .from(uploads)
+    .where(and(eq(uploads.userId, userId), ne(uploads.status, 'expired'), excludeId === undefined ? undefined : ne(uploads.id, excludeId)));
+  const storedBytes = Number(held?.bytes ?? 0);
+  const storedUploads = held?.uploads ?? 0;
+  const { maxFiles, maxBytes } = ctx.config.uploadQuota;
+  if (storedUploads + 1 > maxFiles || storedBytes + addBytes > maxBytes) {
+    throw new AppError('UPLOAD_STORAGE_FULL', { details: { storedUploads, storedBytes, maxStoredUploads: maxFiles, maxStoredBytes: maxBytes } });
+  }
+}
 
 /** True (in SQL, on the database's clock) for a row created longer ago than the pending lifetime. */
 const pastPendingLifetime = sql<boolean>`${uploads.createdAt} <= now() - make_interval(secs => ${PENDING_UPLOAD_LIFETIME_SECONDS})`;
@@ -44,31 +70,36 @@ async function uploadResponse(ctx: AppContext, key: string, width: number, heigh
  * Stores an uploaded photo sent through our server (POST /api/image/upload-s3, 001 §7). The bytes are
  * checked and re-encoded by `prepareOriginal` (type by magic bytes, size cap, pixel cap before
  * decoding, one full decode; EXIF orientation applied; metadata and trailing bytes gone); only the
- * re-encoded picture is stored, and nothing is when any check fails.
+ * re-encoded picture is stored, and nothing is when any check fails. The stored-upload quota is checked
+ * before the object is written ({@link assertStoredUploadQuota}): the row is recorded `pending` in the
+ * quota's transaction (so parallel uploads cannot overshoot it), then the object is written and the row
+ * flipped to `confirmed`. A crash in between leaves a pending row that the pending-upload purge deletes
+ * with its object.
  * @param kind upload kind of contracts' UPLOAD_KINDS (default `upscale-original`)
  * @returns the signed view URL and the upright picture's width and height (px)
- * @throws AppError UNSUPPORTED_IMAGE_TYPE | IMAGE_TOO_LARGE | IMAGE_TOO_MANY_PIXELS | IMAGE_CORRUPT
+ * @throws AppError UNSUPPORTED_IMAGE_TYPE | IMAGE_TOO_LARGE | IMAGE_TOO_MANY_PIXELS | IMAGE_CORRUPT | NSFW_CONTENT_DETECTED | UPLOAD_STORAGE_FULL
  */
 export async function storeDirectUpload(ctx: AppContext, userId: number, bytes: Buffer, kind = 'upscale-original'): Promise<UploadResponse> {
   await assertNotInMaintenance(ctx);
   const prepared = await prepareOriginal(bytes);
   await screenUpload(ctx, userId, prepared.bytes);
   const key = originalKey(userId, randomUUID(), prepared.ext);
-  await ctx.storage.put(key, prepared.bytes, prepared.mime);
+  const db = ctx.database.db;
+  const row = await inTransaction(db, async (tx) => {
+    await assertStoredUploadQuota(tx, ctx, userId, prepared.bytes.length);
+    const [inserted] = await tx
+      .insert(uploads)
+      .values({ userId, key, kind, status: 'pending', mime: prepared.mime, bytes: prepared.bytes.length, sha256: prepared.sha256, width: prepared.width, height: prepared.height })
+      .returning({ id: uploads.id });
+    return inserted!;
+  });
   try {
-    await ctx.database.db.insert(uploads).values({
-      userId,
-      key,
-      kind,
-      status: 'confirmed',
-      mime: prepared.mime,
-      bytes: prepared.bytes.length,
-      sha256: prepared.sha256,
-      width: prepared.width,
-      height: prepared.height,
-    });
+    await ctx.storage.put(key, prepared.bytes, prepared.mime);
+    const done = await db.update(uploads).set({ status: 'confirmed' }).where(and(eq(uploads.id, row.id), eq(uploads.status, 'pending'))).returning({ id: uploads.id });
+    if (!done.length) throw new AppError('INTERNAL', { message: 'direct upload row purged before it was confirmed' });
   } catch (err) {
     await ctx.storage.delete(key).catch(() => {});
+    await db.delete(uploads).where(and(eq(uploads.id, row.id), eq(uploads.status, 'pending'))).catch(() => {});
     throw err;
   }
   return uploadResponse(ctx, key, prepared.width, prepared.height);
@@ -119,8 +150,10 @@ async function screenUpload(ctx: AppContext, userId: number, image: Buffer): Pro
  * Per-user cap (docs/decisions/009): the caller's unconfirmed presigned uploads (pending, or refused
  * and not yet purged) may hold at most UPLOAD_LIMITS.maxPendingBytesPerUser announced bytes and
  * maxPendingUploadsPerUser rows. The check and the insert run in one transaction holding the user
- * row's lock (`SELECT … FOR UPDATE`), so parallel requests cannot pass it together.
+ * row's lock (`SELECT … FOR UPDATE`), so parallel requests cannot pass it together. The stored-upload
+ * quota ({@link assertStoredUploadQuota}, announced bytes) is checked in the same transaction.
  * @throws AppError IMAGE_EDIT_FILE_TOO_LARGE for a `seedream-ref` over 9 MB (002 §5); UPLOAD_QUOTA_EXCEEDED (HTTP 429) when this upload would go over either cap;
+ *   UPLOAD_STORAGE_FULL (HTTP 403) when it would go over the stored-upload quota;
  *   nothing is recorded then.
  */
 export async function presignUpload(ctx: AppContext, userId: number, req: PresignUploadRequest): Promise<PresignUploadResponse> {
@@ -138,7 +171,7 @@ export async function presignUpload(ctx: AppContext, userId: number, req: Presig
     expiresInSeconds: UPLOAD_LIMITS.presignTtlSeconds,
   });
   await inTransaction(ctx.database.db, async (tx) => {
-    await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
+    await assertStoredUploadQuota(tx, ctx, userId, req.contentLength); // locks the user row
     const [held] = await tx
       .select({ bytes: sql<string>`coalesce(sum(${uploads.bytes}), 0)`, uploads: count() })
       .from(uploads)
@@ -191,8 +224,9 @@ async function rejectUpload(ctx: AppContext, row: UploadRow): Promise<void> {
  * A refused file is deleted at once and its row kept as `rejected` until the purge, so that a
  * replayed PUT of the same URL cannot leave an object nobody deletes; the row is never readable.
  * @returns the signed view URL and the upright picture's width and height (px)
+ * The stored-upload quota is checked again with the re-encoded size before the object is written.
  * @throws AppError NOT_FOUND (unknown key, not the caller's, refused before, or nothing received),
- *   UPLOAD_EXPIRED (past the URL's life and grace), CHECKSUM_MISMATCH, and the inspection codes.
+ *   UPLOAD_EXPIRED (past the URL's life and grace), CHECKSUM_MISMATCH, UPLOAD_STORAGE_FULL, and the inspection codes.
  */
 export async function confirmUpload(ctx: AppContext, userId: number, key: string): Promise<UploadResponse> {
   const db = ctx.database.db;
@@ -214,6 +248,17 @@ export async function confirmUpload(ctx: AppContext, userId: number, key: string
     if (row.sha256 && sha256Base64(received) !== row.sha256) throw new AppError('CHECKSUM_MISMATCH');
     prepared = await prepareOriginal(received);
     await screenUpload(ctx, userId, prepared.bytes);
+  } catch (err) {
+    if (err instanceof AppError) await rejectUpload(ctx, row);
+    throw err;
+  }
+
+  // The re-encoded size may differ from the announced one: the quota counts what will be stored.
+  try {
+    await inTransaction(db, async (tx) => {
+      await assertStoredUploadQuota(tx, ctx, userId, prepared.bytes.length, row.id);
+      await tx.update(uploads).set({ bytes: prepared.bytes.length }).where(and(eq(uploads.id, row.id), eq(uploads.status, 'pending')));
+    });
   } catch (err) {
     if (err instanceof AppError) await rejectUpload(ctx, row);
     throw err;

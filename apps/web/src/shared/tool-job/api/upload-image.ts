@@ -25,6 +25,9 @@ const FINAL_CODES = new Set([
   'RATE_LIMITED',
   // the caller's pending uploads are over the cap: the multipart route would only dodge it
   'UPLOAD_QUOTA_EXCEEDED',
+  // decision 032: an unverified account or a full stored-upload quota is refused on every upload route
+  'EMAIL_NOT_VERIFIED',
+  'UPLOAD_STORAGE_FULL',
 ]);
 
 function isFinal(err: unknown): boolean {

@@ -12,6 +12,8 @@ describe('upload failures (001 §8)', () => {
     expect(uploadErrorKey(apiError(413, 'IMAGE_TOO_LARGE'), 'upscale.error.fileType')).toBe('toolJob.error.tooLarge');
     expect(uploadErrorKey(apiError(400, 'IMAGE_CORRUPT'), 'upscale.error.fileType')).toBe('toolJob.error.corrupt');
     expect(uploadErrorKey(apiError(429, 'UPLOAD_QUOTA_EXCEEDED'), 'upscale.error.fileType')).toBe('toolJob.error.uploadQuota');
+    expect(uploadErrorKey(apiError(403, 'EMAIL_NOT_VERIFIED'), 'upscale.error.fileType')).toBe('toolJob.error.emailNotVerified');
+    expect(uploadErrorKey(apiError(403, 'UPLOAD_STORAGE_FULL'), 'upscale.error.fileType')).toBe('toolJob.error.storageFull');
     expect(uploadErrorKey(apiError(0, 'NETWORK'), 'upscale.error.fileType')).toBe('toolJob.error.uploadFailed');
     expect(uploadErrorKey(new Error('x'), 'upscale.error.fileType')).toBe('toolJob.error.uploadFailed');
   });

@@ -14,6 +14,9 @@ export function uploadErrorKey(err: unknown, fileTypeKey: string): string | null
     if (err.code === 'IMAGE_TOO_LARGE' || err.code === 'PAYLOAD_TOO_LARGE') return 'toolJob.error.tooLarge';
     if (err.code === 'IMAGE_CORRUPT' || err.code === 'IMAGE_TOO_MANY_PIXELS') return 'toolJob.error.corrupt';
     if (err.code === 'UPLOAD_QUOTA_EXCEEDED') return 'toolJob.error.uploadQuota';
+    // Decision 032: uploads need a verified e-mail (the banner under the header offers a new link), and stored uploads have a quota.
+    if (err.code === 'EMAIL_NOT_VERIFIED') return 'toolJob.error.emailNotVerified';
+    if (err.code === 'UPLOAD_STORAGE_FULL') return 'toolJob.error.storageFull';
   }
   return 'toolJob.error.uploadFailed';
 }
