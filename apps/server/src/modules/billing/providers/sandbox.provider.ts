@@ -332,6 +332,8 @@ export function createSandboxProvider(opts: {
       if (d.status !== 'paid' || d.amountCents <= d.refundedCents) return;
       await put('invoice', id, { ...d, status: 'refunded', refundedCents: d.amountCents });
       send('invoice.refunded', { kind: 'invoice', id }, d.userId, null);
+    },
+
     // The sandbox keeps the downgrade as `nextPlan` beside the billed plan: clearing it is the withdrawal.
     withdrawScheduledChange: (id) => mutateSubscription(id, (d) => { d.nextPlan = null; }),
 
