@@ -36,7 +36,7 @@ describe.each(TEST_DATABASES)('upgrade proration on the sandbox on $name', (kind
 
   /** A signed-up user (optionally referred by a fresh sharer) subscribed to basic through the hosted checkout. */
   async function subscriber(opts: { referred?: boolean } = {}) {
-    const { cookie, user } = await signUpAndLogin(t.app);
+    const { cookie, user, email } = await signUpAndLogin(t.app);
     let sharerId: number | null = null;
     if (opts.referred) {
       sharerId = (await signUpAndLogin(t.app)).user.id;
@@ -54,7 +54,7 @@ describe.each(TEST_DATABASES)('upgrade proration on the sandbox on $name', (kind
     await sandbox.idle();
     const subId = (await db().select().from(users).where(eq(users.id, user.id)))[0]!.subscriptionId!;
     expect((await books(user.id)).subscription).toBe(4500);
-    return { cookie, user, subId, sharerId };
+    return { cookie, user, email, subId, sharerId };
   }
   async function books(userId: number) {
     const balance = await getBalance(db(), userId);
@@ -113,8 +113,8 @@ describe.each(TEST_DATABASES)('upgrade proration on the sandbox on $name', (kind
   });
 
   it('50 parallel deliveries of the same upgrade invoice (one event replayed, and new events naming it) grant once', async () => {
-    const { cookie, user, subId, sharerId } = await subscriber({ referred: true });
-    await operate({ action: 'advance', email: user.email, duration: '15d' });
+    const { cookie, user, email, sharerId } = await subscriber({ referred: true });
+    await operate({ action: 'advance', email, duration: '15d' });
     // Hold the sandbox's webhooks back to deliver them ourselves, all at once.
     const held: Buffer[] = [];
     sandbox.setDeliverer(async (body) => {
