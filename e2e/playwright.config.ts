@@ -92,6 +92,8 @@ export default defineConfig({
         DATA_DIR: dataDir,
         LOG_LEVEL: 'warn',
         NODE_ENV: 'production',
+        // The specs buy through the sandbox's test checkout, on purpose (decision 028).
+        PAYMENTS_SANDBOX_IN_PRODUCTION: 'true',
         MODELS_DIR: process.env.MODELS_DIR ?? (fs.existsSync(sharedModels) ? sharedModels : path.join(ROOT, 'data/models')),
         LOGIN_MAX_FAILURES_PER_IP: '1000',
         // every spec signs up from 127.0.0.1; the limits themselves are tested in apps/server

@@ -4,19 +4,26 @@ import { operatorToken } from './modules/billing/sandbox.routes';
 
 /**
  * `npm run billing -- <action> <email> [target]` — drives the sandbox provider's lifecycle on a running
- * server (decision 012): renew | fail-renewal | refund [order-or-invoice-id] | expire | status.
+ * server (decision 012): renew | fail-renewal | refund [order-or-invoice-id] | expire | status |
+ * advance <duration> (the test clock, decision 028: `29d`, `12h`, `30m` moves the user's subscription
+ * time forward; crossing the period end renews it, or ends it when a cancel was scheduled).
  * It reads the same configuration and DATA_DIR secret as the server and calls
  * POST /api/admin/billing/sandbox with the operator token (BILLING_API_URL overrides the address,
  * default http://127.0.0.1:$PORT). Exit code 0 on success, 1 on a refusal, 2 on bad usage.
  */
-const ACTIONS = ['renew', 'fail-renewal', 'refund', 'expire', 'status'];
+const ACTIONS = ['renew', 'fail-renewal', 'refund', 'expire', 'status', 'advance'];
+const USAGE = [
+  `usage: npm run billing -- <${ACTIONS.filter((a) => a !== 'advance').join('|')}> <email> [order-or-invoice-id]`,
+  '       npm run billing -- advance <email> <duration>   (duration: 29d, 12h, 30m; at most 366d)',
+].join('\n');
 
 async function main(argv: string[]): Promise<number> {
-  const [action, email, target] = argv;
-  if (!action || !email || !ACTIONS.includes(action)) {
-    console.error(`usage: npm run billing -- <${ACTIONS.join('|')}> <email> [order-or-invoice-id]`);
+  const [action, email, arg] = argv;
+  if (!action || !email || !ACTIONS.includes(action) || (action === 'advance' && !arg)) {
+    console.error(USAGE);
     return 2;
   }
+  const extra = action === 'advance' ? { duration: arg } : arg ? { target: arg } : {};
   const config = loadConfig();
   if (config.payments.provider !== 'sandbox') {
     console.error(`PAYMENTS_PROVIDER is ${config.payments.provider}: lifecycle events come from that provider, not from this tool.`);
@@ -26,7 +33,7 @@ async function main(argv: string[]): Promise<number> {
   const res = await fetch(`${base}/api/admin/billing/sandbox`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken(loadSecret(config))}` },
-    body: JSON.stringify({ action, email, ...(target ? { target } : {}) }),
+    body: JSON.stringify({ action, email, ...extra }),
   }).catch((err: unknown) => {
     console.error(`cannot reach the server at ${base} (is it running? npm start): ${String(err)}`);
     return null;

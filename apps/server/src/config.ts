@@ -133,6 +133,8 @@ const EnvSchema = z.object({
   AFFILIATE_COOKIE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   /** Payments (GUIDE §1, decision 012): sandbox (embedded hosted checkout), lemonsqueezy or stripe. */
   PAYMENTS_PROVIDER: z.enum(['sandbox', 'lemonsqueezy', 'stripe']).default('sandbox'),
+  /** With NODE_ENV=production the sandbox (free test payments) is refused unless this is true (decision 028). */
+  PAYMENTS_SANDBOX_IN_PRODUCTION: bool.default(false),
   /** HMAC secret of the sandbox provider's webhooks; derived from APP_SECRET when unset. */
   SANDBOX_WEBHOOK_SECRET: z.string().min(16).optional(),
   LEMONSQUEEZY_API_KEY: z.string().optional(),
@@ -420,9 +422,19 @@ export interface AppConfig {
   };
 }
 
+/** Why the server does not start on the sandbox in production (decision 028), and what to do. */
+export const SANDBOX_IN_PRODUCTION_REFUSED = [
+  'Invalid configuration:',
+  '  PAYMENTS_PROVIDER: sandbox (the default when unset) with NODE_ENV=production. The sandbox is a test checkout:',
+  '    its test card 4242 4242 4242 4242 buys any plan or credit pack for $0, so the server refuses to start.',
+  '    Set PAYMENTS_PROVIDER=lemonsqueezy or stripe with its keys (README, Payments), or, to run the test',
+  '    checkout in production on purpose (a demo or staging site), set PAYMENTS_SANDBOX_IN_PRODUCTION=true.',
+].join('\n');
+
 /**
  * Parses the environment into an AppConfig.
- * @throws Error listing every invalid variable (the process should exit with it).
+ * @throws Error listing every invalid variable (the process should exit with it); also when
+ *   NODE_ENV=production would run on the sandbox provider without PAYMENTS_SANDBOX_IN_PRODUCTION=true.
  */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = EnvSchema.safeParse(env);
@@ -440,6 +452,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   if (e.RETOUCH_ENGINE === 'runpod' && (!e.RUNPOD_ENDPOINT_URL || !e.RUNPOD_API_KEY)) {
     throw new Error('Invalid configuration:\n  RUNPOD_ENDPOINT_URL and RUNPOD_API_KEY: required when RETOUCH_ENGINE=runpod');
+  }
+  if (e.NODE_ENV === 'production' && e.PAYMENTS_PROVIDER === 'sandbox' && !e.PAYMENTS_SANDBOX_IN_PRODUCTION) {
+    throw new Error(SANDBOX_IN_PRODUCTION_REFUSED);
   }
   return {
     env: e.NODE_ENV,

@@ -25,7 +25,11 @@ import type { AddressInfo } from 'node:net';
  *   DELETE /v1/subscriptions/{id}                   cancels now (status canceled, ended_at; a schedule with it)
  *   POST /v1/refunds {payment_intent|charge, amount?}  refunds (the rest of) the charge
  *
- * Time: a month is 30 days here (periods, schedule durations). Objects are kept in the shapes of API
+ * Time: a month is 30 days here (periods, schedule durations); the clock can be moved forward
+ * (`advanceClock`), as a Stripe test clock. An upgrade with `proration_behavior: always_invoice` raises a
+ * `subscription_update` invoice of two proration lines (`proration: true`): "Unused time on" the old price
+ * (negative) and "Remaining time on" the new one, both over `period` = change time → period end, each
+ * `round(unit amount × remaining / period)`, as Stripe computes them to the second. Objects are kept in the shapes of API
  * version 2026-10-28.endive (period bounds on subscription items, `invoice.parent.subscription_details`,
  * invoice payments). Test helpers below move the state as Stripe would (checkout completion, renewals,
  * failed renewals, refunds, the end of a subscription) and sign webhook events exactly like Stripe.
@@ -103,6 +107,11 @@ export interface FakeStripe {
   /** Ends a subscription now (status canceled, ended_at); a schedule attached is canceled with it. */
   endSubscription(subscriptionId: string): void;
   /**
+   * Moves the fake's clock `seconds` forward (as a Stripe test clock): prorations, new objects and
+   * renewals read it. Period ends passed are not billed by themselves: call `renew`.
+   */
+  advanceClock(seconds: number): void;
+  /**
    * A webhook delivery of `type` about `object`, signed like Stripe: `Stripe-Signature:
    * t=<unix>,v1=<hex HMAC-SHA256(webhookSecret, "<t>.<body>")>`. `timestamp` / `secret` override the
    * signing time and key (stale or forged deliveries).
@@ -160,7 +169,7 @@ export function parseStripeForm(text: string): Json {
 }
 
 const clone = <T>(v: T): T => structuredClone(v);
-const now = () => Math.floor(Date.now() / 1000);
+const realNow = () => Math.floor(Date.now() / 1000);
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const isObj = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
@@ -184,6 +193,9 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
   const requests: FakeStripeRequest[] = [];
   let injected: { status: number; type: string; message: string } | null = null;
   let origin = '';
+  /** The fake's clock runs this many seconds ahead of real time (`advanceClock`, as a Stripe test clock). */
+  let clockOffset = 0;
+  const now = () => realNow() + clockOffset;
 
   const store = <T extends Json>(o: T): T => {
     objects.set(o.id as string, o);
@@ -785,9 +797,14 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
       if (sub.status === 'canceled') throw new Error(`fake stripe: subscription ${subscriptionId} has ended`);
       endSub(sub, now());
     },
+    advanceClock(seconds) {
+      if (!(seconds > 0)) throw new Error('fake stripe: the clock only moves forward');
+      clockOffset += Math.round(seconds);
+    },
     signedEvent(type, object, o = {}) {
       const id = o.id ?? newId('evt');
-      const t = o.timestamp ?? now();
+      // Deliveries are signed on real time, as a test clock's events are.
+      const t = o.timestamp ?? realNow();
       const body = Buffer.from(JSON.stringify({
         id, object: 'event', api_version: API_VERSION, created: t, type, livemode: false, pending_webhooks: 1,
         request: { id: null, idempotency_key: null }, data: { object },

@@ -8,6 +8,7 @@ import { reverseReward, rewardReferral } from '../affiliate/affiliate.service';
 import { forgetUser } from '../auth/session-cache';
 import type { AppServices } from '../../context';
 import {
+  chargedFraction,
   PaymentProviderError,
   WebhookSignatureError,
   type PaymentsProvider,
@@ -40,6 +41,7 @@ export type WebhookOutcome =
   | 'synced'
   | 'stale'
   | 'nothing'
+  | 'prorated_to_zero'
   /** The subscription was created while the user had another live one: refused, cancelled and refunded at the provider (decision 029). */
   | 'duplicate_subscription';
 
@@ -372,6 +374,15 @@ async function recordRefusedInvoice(tx: Tx, provider: string, ev: WebhookEvent, 
   });
 }
 
+/**
+ * Credits an upgrade grants (decision 028): `planDifference` (credits) × `fraction` of the period the
+ * provider charged for, rounded to the nearest credit; 0 when that rounds to nothing.
+ */
+export function proratedCredits(planDifference: number, fraction: number): number {
+  if (planDifference <= 0) return 0;
+  return Math.round(planDifference * Math.min(1, Math.max(0, fraction)));
+}
+
 async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: number, inv: ProviderInvoice, local: LocalSubscription): Promise<WebhookOutcome> {
   const row = await upsertPayment(tx, {
     userId, provider, kind: 'invoice', providerId: inv.id, item: inv.plan, reason: inv.reason, status: inv.status,
@@ -390,11 +401,18 @@ async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: 
       }
       const diff = planCredits(inv.plan) - planCredits(local.creditedPlan);
       if (diff > 0 && local.status !== 'expired') {
-        granted = diff;
-        const period = { subscription: subscriptionRef(provider, local.providerSubscriptionId), start: local.creditedPeriodStart ?? inv.periodStart };
-        await grant(tx, { userId, amount: diff, bucket: 'subscription', reason: `upgrade ${local.creditedPlan}→${inv.plan}`, reference: ref, idempotencyKey: `pay:${ref}`, period });
+        // Credits follow what was paid: the difference times the share of the period the provider
+        // charged it for (decision 028), so an upgrade late in the period cannot buy a month's credits.
+        const credits = proratedCredits(diff, chargedFraction(inv, local.creditedPlan, inv.plan));
+        if (credits > 0) {
+          granted = credits;
+          const period = { subscription: subscriptionRef(provider, local.providerSubscriptionId), start: local.creditedPeriodStart ?? inv.periodStart };
+          await grant(tx, { userId, amount: credits, bucket: 'subscription', reason: `upgrade ${local.creditedPlan}→${inv.plan}`, reference: ref, idempotencyKey: `pay:${ref}`, period });
+          outcome = 'granted';
+        } else {
+          outcome = 'prorated_to_zero';
+        }
         await tx.update(subscriptions).set({ creditedPlan: inv.plan }).where(eq(subscriptions.id, local.id));
-        outcome = 'granted';
       }
     } else if (local.creditedPeriodStart && inv.periodStart.getTime() < local.creditedPeriodStart.getTime()) {
       // An older period's invoice arriving after a newer one: its credits would already have expired.

@@ -1,4 +1,4 @@
-import type { PackId, PaidPlan } from '@dewy/contracts';
+import { SUBSCRIPTION_PLANS, type PackId, type PaidPlan } from '@dewy/contracts';
 
 /**
  * The payments interface, shaped by what Dewy does with money (GUIDE §3a): start a hosted checkout for
@@ -49,6 +49,18 @@ export interface ProviderSubscription {
 /** Why an invoice of a subscription was raised. */
 export type InvoiceReason = 'initial' | 'renewal' | 'upgrade' | 'other';
 
+/**
+ * What an upgrade invoice says about its proration (decision 028), in the terms the provider's own
+ * invoice shape allows:
+ * - `fraction`: the share of the billing period the price difference was charged for, in [0, 1]
+ *   (sandbox: recorded at the change; Stripe: the proration line's `period` over the subscription
+ *   period it falls in);
+ * - `chargedCents`: only the amount charged for the difference before tax and discount is known
+ *   (Lemon Squeezy: its invoice has no period), to be set against the list prices of the two plans by
+ *   {@link chargedFraction}.
+ */
+export type ProrationBasis = { fraction: number } | { chargedCents: number };
+
 /** One billed period (or proration) of a subscription. */
 export interface ProviderInvoice {
   id: string;
@@ -64,6 +76,26 @@ export interface ProviderInvoice {
   amountCents: number;
   refundedCents: number;
   createdAt: Date;
+  /** `reason: 'upgrade'`: what the invoice says about its proration; null for every other invoice. */
+  proration: ProrationBasis | null;
+}
+
+/**
+ * The fraction of the billing period an upgrade invoice charged the plan difference for, clamped to
+ * [0, 1] (decision 028): the basis's `fraction` as is, or for an amount basis the amount charged over
+ * the list-price difference `fromPlan` → `toPlan` (in cents, contracts' `SUBSCRIPTION_PLANS`). An
+ * invoice without a basis (an old record) falls back to its `amountCents` on that same difference.
+ * A non-positive list difference, or a value that is not a finite number, gives 0: nothing is granted.
+ */
+export function chargedFraction(inv: Pick<ProviderInvoice, 'proration' | 'amountCents'>, fromPlan: PaidPlan, toPlan: PaidPlan): number {
+  const basis = inv.proration ?? { chargedCents: inv.amountCents };
+  let f: number;
+  if ('fraction' in basis) f = basis.fraction;
+  else {
+    const diffCents = (SUBSCRIPTION_PLANS[toPlan].priceUsd - SUBSCRIPTION_PLANS[fromPlan].priceUsd) * 100;
+    f = diffCents > 0 ? basis.chargedCents / diffCents : 0;
+  }
+  return Number.isFinite(f) ? Math.min(1, Math.max(0, f)) : 0;
 }
 
 /** A one-time purchase (credit pack). */

@@ -17,9 +17,9 @@ import { SANDBOX_CARD_OK, type SandboxProvider } from './providers/sandbox.provi
  * - POST /sandbox/checkout/{id} — form submit (`card`, `action`=pay|cancel) → 303 to our return pages;
  * - GET|POST /sandbox/invoice/{id} — the update-payment page of a failed renewal (decision 030): the
  *   card is retried; paid → 303 to My Page, declined → the page again with the reason;
- * - POST /api/admin/billing/sandbox — renew, fail-renewal, refund, expire for a user, by the admin's
- *   session or the operator token (`npm run billing`, HMAC of the app secret; the CLI reads the same
- *   DATA_DIR secret as the server).
+ * - POST /api/admin/billing/sandbox — renew, fail-renewal, refund, expire, advance (the test clock,
+ *   `duration` such as `29d`, `12h`, `30m`) for a user, by the admin's session or the operator token
+ *   (`npm run billing`, HMAC of the app secret; the CLI reads the same DATA_DIR secret as the server).
  */
 
 /** The operator token the billing CLI sends (Bearer), derived from the app secret. */
@@ -52,14 +52,36 @@ function isOperator(req: FastifyRequest, secret: string): boolean {
   return given.length === want.length && timingSafeEqual(given, want);
 }
 
+const DURATION_UNIT_MS = { d: 86_400_000, h: 3_600_000, m: 60_000 } as const;
+/** Longest single move of the test clock: a year (the sandbox renews at most 13 periods per move). */
+const MAX_ADVANCE_MS = 366 * DURATION_UNIT_MS.d;
+
+/**
+ * A test-clock duration: a positive whole number and a unit, `d` (days), `h` (hours) or `m` (minutes),
+ * e.g. `29d`, `12h`, `30m`; at most 366 days. @returns milliseconds, or null when malformed or too long.
+ */
+export function parseDuration(text: string): number | null {
+  const m = /^([1-9]\d{0,6})([dhm])$/.exec(text.trim());
+  if (!m) return null;
+  const ms = Number(m[1]) * DURATION_UNIT_MS[m[2] as keyof typeof DURATION_UNIT_MS];
+  return ms <= MAX_ADVANCE_MS ? ms : null;
+}
+
 const OperatorRequest = z
   .object({
-    action: z.enum(['renew', 'fail-renewal', 'refund', 'expire', 'status']),
+    action: z.enum(['renew', 'fail-renewal', 'refund', 'expire', 'status', 'advance']),
     email: z.string().email().max(320),
     /** An order / invoice id to refund (default: the user's latest paid one). */
     target: z.string().max(200).regex(/^sbx_(or|in)_[0-9a-f-]{36}$/).optional(),
+    /** `advance`: how far the test clock moves (`29d`, `12h`, `30m`; at most 366 days). */
+    duration: z
+      .string()
+      .max(20)
+      .refine((v) => parseDuration(v) !== null, { message: 'duration must be a whole number of days, hours or minutes (e.g. 29d, 12h, 30m), at most 366d' })
+      .optional(),
   })
-  .strict();
+  .strict()
+  .refine((b) => b.action !== 'advance' || b.duration !== undefined, { message: 'advance needs a duration (e.g. 29d, 12h, 30m)', path: ['duration'] });
 
 /** Registers the sandbox routes for `provider`; `secret` authorises the operator CLI. */
 export function sandboxRoutes(ctx: AppContext, provider: SandboxProvider, secret: string): FastifyPluginAsync {
@@ -152,7 +174,7 @@ export function sandboxRoutes(ctx: AppContext, provider: SandboxProvider, secret
       };
       let result: unknown;
       try {
-        result = await operate(body.data.action, body.data.target);
+        result = await operate(body.data.action, body.data.target, body.data.duration);
       } catch (err) {
         if (err instanceof PaymentProviderError) throw new AppError('PAYMENT_PROVIDER_ERROR', { message: err.message, details: { reason: err.message } });
         throw err;
@@ -160,7 +182,7 @@ export function sandboxRoutes(ctx: AppContext, provider: SandboxProvider, secret
       await provider.idle();
       return { success: true, action: body.data.action, result };
 
-      async function operate(action: z.infer<typeof OperatorRequest>['action'], target: string | undefined): Promise<unknown> {
+      async function operate(action: z.infer<typeof OperatorRequest>['action'], target: string | undefined, duration: string | undefined): Promise<unknown> {
         switch (action) {
           case 'renew':
             return provider.renew(need(latest.subscriptionId));
@@ -174,6 +196,8 @@ export function sandboxRoutes(ctx: AppContext, provider: SandboxProvider, secret
           case 'expire':
             await provider.expire(need(latest.subscriptionId));
             return { expired: latest.subscriptionId };
+          case 'advance':
+            return provider.advance(need(latest.subscriptionId), parseDuration(duration ?? '')!);
           case 'status':
             return latest;
         }

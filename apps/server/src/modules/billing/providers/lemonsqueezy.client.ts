@@ -51,6 +51,8 @@ export const LsSubscriptionInvoiceAttributes = z.object({
   billing_reason: z.string(),
   status: z.string(),
   total: Cents,
+  /** Before discount and tax (an `updated` invoice: the prorated difference LS charged). */
+  subtotal: Cents.nullish(),
   refunded_amount: Cents.nullish(),
   created_at: Timestamp,
   updated_at: Timestamp,

@@ -301,6 +301,7 @@ describe('getInvoice', () => {
       amountCents: 1990,
       refundedCents: 0,
       createdAt: new Date(iso(invoice.attributes.created_at)),
+      proration: null,
     });
   });
 
@@ -362,6 +363,8 @@ describe('changePlan', () => {
     expect(inv.amountCents).toBe(updated!.attributes.total);
     expect(inv.amountCents).toBeGreaterThan(0);
     expect(inv.amountCents).toBeLessThan(2990 - 990);
+    // An LS invoice has no period: the amount charged for the difference (subtotal) is the basis.
+    expect(inv.proration).toEqual({ chargedCents: updated!.attributes.subtotal });
     expect(inv.periodStart).toEqual(new Date(iso(updated!.attributes.created_at)));
     expect(inv.periodEnd).toEqual(got.currentPeriodEnd);
   });

@@ -446,17 +446,22 @@ function mapInvoice(inv: LsResource<LsSubscriptionInvoiceAttributes>, sub: Provi
   const status = INVOICE_STATUS[a.status];
   if (!status) throw new PaymentProviderError(`Lemon Squeezy subscription invoice ${inv.id} has unknown status "${a.status}"`);
   const createdAt = new Date(a.created_at);
+  const reason = INVOICE_REASON[a.billing_reason] ?? 'other';
   return {
     id: inv.id,
     subscriptionId: sub.id,
     userId: null,
     status,
-    reason: INVOICE_REASON[a.billing_reason] ?? 'other',
+    reason,
     plan: sub.plan,
     ...invoicePeriod(createdAt, sub),
     amountCents: a.total,
     refundedCents: refundedCents(a.status, a.total, a.refunded_amount),
     createdAt,
+    // An LS invoice carries no period and no line items: for a plan change only the amount charged
+    // for the difference (its subtotal: before discount and tax) says how much of the period was
+    // prorated; `chargedFraction` sets it against the two plans' list prices (decision 028).
+    proration: reason === 'upgrade' ? { chargedCents: a.subtotal ?? a.total } : null,
   };
 }
 

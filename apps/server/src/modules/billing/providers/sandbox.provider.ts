@@ -24,6 +24,12 @@ import {
  * (`POST /api/payment/webhook`). Operators drive the lifecycle by hand (renew, failed renewal, refund,
  * expiry) with `npm run billing -- <action> <email>`; tests call the same methods.
  *
+ * Test clock (decision 028), as Stripe's test clocks: every subscription keeps its own clock offset
+ * (`clockOffsetMs` in its stored object). `advance` moves it forward; crossing the period end renews it
+ * (or ends it when its cancel was scheduled) with the usual signed webhooks, and everything later done
+ * to that subscription (proration of an upgrade, renewals, expiry) reads the advanced clock. Webhook
+ * signatures stay on real time, as a provider's deliveries do.
+ *
  * Signature: header `x-sandbox-signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`,
  * accepted within 300 s (Stripe's scheme). Test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is
  * declined; anything else is refused as invalid.
@@ -61,6 +67,8 @@ interface SubscriptionData {
   createdAt: string;
   /** The renewal invoice whose payment failed and is still open (decision 030), else absent/null. */
   openInvoiceId?: string | null;
+  /** Test clock: how far this subscription's time runs ahead of real time (absent = 0). */
+  clockOffsetMs?: number;
 }
 interface InvoiceData {
   subscriptionId: string;
@@ -73,6 +81,8 @@ interface InvoiceData {
   amountCents: number;
   refundedCents: number;
   createdAt: string;
+  /** Upgrade invoices: the share of the period the difference was charged for (absent on old records). */
+  prorationFraction?: number;
 }
 interface OrderData {
   userId: number;
@@ -125,6 +135,14 @@ export interface SandboxProvider extends PaymentsProvider {
   refund(objectId: string): Promise<void>;
   /** Ends a subscription now. */
   expire(subscriptionId: string): Promise<void>;
+  /**
+   * Test clock: moves the subscription's time forward by `ms` (> 0). Each period end crossed renews it
+   * (paid `renewal` invoice at the plan that takes over, `invoice.paid` + `subscription.updated`), or ends
+   * it there when a cancel was scheduled (`subscription.deleted`); a `past_due` subscription is left for
+   * the operator (renew / expire). @returns the subscription's clock after the move, the renewal
+   * invoices raised and its status. @throws PaymentProviderError (409) for an ended subscription.
+   */
+  advance(subscriptionId: string, ms: number): Promise<{ clock: string; invoiceIds: string[]; status: ProviderSubscriptionStatus }>;
   /** The latest subscription and latest paid order/invoice of a user (for the operator CLI). */
   latestOf(userId: number): Promise<{ subscriptionId: string | null; paymentId: string | null }>;
   /** Where webhooks go (set once the server listens). */
@@ -134,6 +152,11 @@ export interface SandboxProvider extends PaymentsProvider {
   /** Signs a body as the sandbox does (tests forge and replay with it). */
   sign(body: Buffer, atSeconds?: number): Record<string, string>;
 }
+
+/** Most periods one `advance` may cross (a year of monthly periods and a little more). */
+export const SANDBOX_MAX_ADVANCE_PERIODS = 13;
+/** The subscription's own "now" on its test clock. */
+const clockOf = (d: SubscriptionData) => new Date(Date.now() + (d.clockOffsetMs ?? 0));
 
 const priceCents = (item: Item) => (item.kind === 'plan' ? SUBSCRIPTION_PLANS[item.plan].priceUsd : CREDIT_PACKS[item.pack].priceUsd) * 100;
 const creditsOf = (item: Item) => (item.kind === 'plan' ? SUBSCRIPTION_PLANS[item.plan].credits : CREDIT_PACKS[item.pack].credits);
@@ -207,11 +230,12 @@ export function createSandboxProvider(opts: {
     createdAt: new Date(d.createdAt),
   });
 
-  async function newInvoice(subscriptionId: string, sub: SubscriptionData, reason: InvoiceReason, status: InvoiceData['status'], amountCents: number) {
+  async function newInvoice(subscriptionId: string, sub: SubscriptionData, reason: InvoiceReason, status: InvoiceData['status'], amountCents: number, prorationFraction?: number) {
     const id = `sbx_in_${randomUUID()}`;
     const inv: InvoiceData = {
       subscriptionId, userId: sub.userId, status, reason, plan: sub.plan,
-      periodStart: sub.periodStart, periodEnd: sub.periodEnd, amountCents, refundedCents: 0, createdAt: new Date().toISOString(),
+      periodStart: sub.periodStart, periodEnd: sub.periodEnd, amountCents, refundedCents: 0, createdAt: clockOf(sub).toISOString(),
+      ...(prorationFraction === undefined ? {} : { prorationFraction }),
     };
     await put('invoice', id, inv);
     return id;
@@ -224,6 +248,31 @@ export function createSandboxProvider(opts: {
     await put('subscription', id, d);
     send(event, { kind: 'subscription', id }, d.userId, d.checkoutId);
     return toSubscription(id, d);
+  }
+
+  /**
+   * Moves `d` (stored as `id`) into its next period starting at `start`, or ends it there when its cancel
+   * was scheduled, and sends the webhooks. Mutates `d`. @returns the renewal invoice id, or null when ended.
+   */
+  async function startNextPeriod(id: string, d: SubscriptionData, start: Date): Promise<string | null> {
+    if (d.cancelAtPeriodEnd) {
+      d.status = 'expired';
+      d.endedAt = start.toISOString();
+      await put('subscription', id, d);
+      send('subscription.deleted', { kind: 'subscription', id }, d.userId, d.checkoutId);
+      return null;
+    }
+    d.plan = d.nextPlan ?? d.plan;
+    d.nextPlan = null;
+    d.status = 'active';
+    d.openInvoiceId = null;
+    d.periodStart = start.toISOString();
+    d.periodEnd = new Date(start.getTime() + PERIOD_MS).toISOString();
+    await put('subscription', id, d);
+    const invoiceId = await newInvoice(id, d, 'renewal', 'paid', SUBSCRIPTION_PLANS[d.plan].priceUsd * 100);
+    send('invoice.paid', { kind: 'invoice', id: invoiceId }, d.userId, d.checkoutId);
+    send('subscription.updated', { kind: 'subscription', id }, d.userId, d.checkoutId);
+    return invoiceId;
   }
 
   return {
@@ -301,20 +350,28 @@ export function createSandboxProvider(opts: {
           d.cancelAtPeriodEnd = false;
         });
       }
-      // Upgrade now: charge the price difference for the unused part of the period.
+      if (before.status === 'expired') throw new PaymentProviderError(`sandbox: subscription ${id} has ended`, 409);
+      // Already billing this plan (as at Stripe, swapping to the same price prorates nothing).
+      if (plan === before.plan) return mutateSubscription(id, (d) => { d.nextPlan = null; d.cancelAtPeriodEnd = false; });
+      // Upgrade now: charge the price difference for the unused part of the period, on its test clock.
       const start = new Date(before.periodStart).getTime();
       const end = new Date(before.periodEnd).getTime();
-      const left = Math.max(0, Math.min(1, (end - Date.now()) / (end - start)));
+      const left = Math.max(0, Math.min(1, (end - clockOf(before).getTime()) / (end - start)));
       const diffCents = Math.max(0, Math.round((SUBSCRIPTION_PLANS[plan].priceUsd - SUBSCRIPTION_PLANS[before.plan].priceUsd) * 100 * left));
-      const sub = await mutateSubscription(id, (d) => {
-        d.plan = plan;
-        d.nextPlan = null;
-        d.cancelAtPeriodEnd = false;
-      });
-      const after = await get<SubscriptionData>('subscription', id);
-      const invoiceId = await newInvoice(id, after, 'upgrade', 'paid', diffCents);
+      // One switch away from the plan read, even when the change is requested many times at once: the
+      // losers find the plan already switched and charge nothing (a provider serialises changes to one
+      // subscription the same way).
+      const switched = await db
+        .update(sandboxObjects)
+        .set({ data: sql`${sandboxObjects.data} || jsonb_build_object('plan', ${plan}::text, 'nextPlan', null, 'cancelAtPeriodEnd', false)`, updatedAt: new Date() })
+        .where(and(eq(sandboxObjects.id, id), eq(sandboxObjects.kind, 'subscription'), sql`${sandboxObjects.data}->>'plan' = ${before.plan}`, sql`${sandboxObjects.data}->>'status' <> 'expired'`))
+        .returning();
+      if (!switched[0]) return toSubscription(id, await get<SubscriptionData>('subscription', id));
+      const after = switched[0].data as SubscriptionData;
+      send('subscription.updated', { kind: 'subscription', id }, after.userId, after.checkoutId);
+      const invoiceId = await newInvoice(id, after, 'upgrade', 'paid', diffCents, left);
       send('invoice.paid', { kind: 'invoice', id: invoiceId }, after.userId, after.checkoutId);
-      return sub;
+      return toSubscription(id, after);
     },
 
     async cancelNow(id) {
@@ -322,7 +379,7 @@ export function createSandboxProvider(opts: {
       if (d.status === 'expired') return;
       await mutateSubscription(id, (x) => {
         x.status = 'expired';
-        x.endedAt = new Date().toISOString();
+        x.endedAt = clockOf(x).toISOString();
         x.cancelAtPeriodEnd = false;
       }, 'subscription.deleted');
     },
@@ -387,6 +444,9 @@ export function createSandboxProvider(opts: {
       return {
         id, subscriptionId: d.subscriptionId, userId: d.userId, status: d.status, reason: d.reason, plan: d.plan,
         periodStart: new Date(d.periodStart), periodEnd: new Date(d.periodEnd), amountCents: d.amountCents, refundedCents: d.refundedCents, createdAt: new Date(d.createdAt),
+        // The sandbox records the share of the period it charged; an older record without it falls
+        // back to its amount against the list-price difference.
+        proration: d.reason !== 'upgrade' ? null : d.prorationFraction !== undefined ? { fraction: d.prorationFraction } : { chargedCents: d.amountCents },
       };
     },
     async getOrder(id) {
@@ -423,31 +483,30 @@ export function createSandboxProvider(opts: {
     async renew(id) {
       const d = await get<SubscriptionData>('subscription', id);
       if (d.status === 'expired') throw new PaymentProviderError(`sandbox: subscription ${id} has ended`, 409);
-      const now = new Date();
-      if (d.cancelAtPeriodEnd) {
-        d.status = 'expired';
-        d.endedAt = now.toISOString();
-        await put('subscription', id, d);
-        send('subscription.deleted', { kind: 'subscription', id }, d.userId, d.checkoutId);
-        return { invoiceId: null, status: d.status };
-      }
-      d.plan = d.nextPlan ?? d.plan;
-      d.nextPlan = null;
-      d.status = 'active';
-      d.openInvoiceId = null;
-      d.periodStart = now.toISOString();
-      d.periodEnd = new Date(now.getTime() + PERIOD_MS).toISOString();
-      await put('subscription', id, d);
-      const invoiceId = await newInvoice(id, d, 'renewal', 'paid', SUBSCRIPTION_PLANS[d.plan].priceUsd * 100);
-      send('invoice.paid', { kind: 'invoice', id: invoiceId }, d.userId, d.checkoutId);
-      send('subscription.updated', { kind: 'subscription', id }, d.userId, d.checkoutId);
+      // By hand the next period starts now (on the subscription's clock), ahead of its period end.
+      const invoiceId = await startNextPeriod(id, d, clockOf(d));
       return { invoiceId, status: d.status };
+    },
+
+    async advance(id, ms) {
+      if (!Number.isSafeInteger(ms) || ms <= 0) throw new PaymentProviderError('sandbox: the clock only moves forward', 400);
+      const d = await get<SubscriptionData>('subscription', id);
+      if (d.status === 'expired') throw new PaymentProviderError(`sandbox: subscription ${id} has ended`, 409);
+      d.clockOffsetMs = (d.clockOffsetMs ?? 0) + ms;
+      await put('subscription', id, d);
+      const invoiceIds: string[] = [];
+      // Each period end the clock passed, in order: the next period starts exactly there.
+      for (let i = 0; i < SANDBOX_MAX_ADVANCE_PERIODS && d.status === 'active' && new Date(d.periodEnd) <= clockOf(d); i++) {
+        const invoiceId = await startNextPeriod(id, d, new Date(d.periodEnd));
+        if (invoiceId) invoiceIds.push(invoiceId);
+      }
+      return { clock: clockOf(d).toISOString(), invoiceIds, status: d.status };
     },
 
     async failRenewal(id) {
       const d = await get<SubscriptionData>('subscription', id);
       if (d.status === 'expired') throw new PaymentProviderError(`sandbox: subscription ${id} has ended`, 409);
-      const now = new Date();
+      const now = clockOf(d);
       const next = { ...d, plan: d.nextPlan ?? d.plan, periodStart: now.toISOString(), periodEnd: new Date(now.getTime() + PERIOD_MS).toISOString() };
       const invoiceId = await newInvoice(id, next, 'renewal', 'failed', SUBSCRIPTION_PLANS[next.plan].priceUsd * 100);
       d.status = 'past_due';
@@ -475,7 +534,7 @@ export function createSandboxProvider(opts: {
     async expire(id) {
       await mutateSubscription(id, (d) => {
         d.status = 'expired';
-        d.endedAt = new Date().toISOString();
+        d.endedAt = clockOf(d).toISOString();
         d.cancelAtPeriodEnd = false;
       }, 'subscription.deleted');
     },

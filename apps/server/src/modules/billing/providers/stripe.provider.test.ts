@@ -225,7 +225,7 @@ describe('getInvoice', () => {
     const { subscriptionId, invoiceId } = await subscribe('premium', 21);
     const sub = await stripe.getSubscription(subscriptionId);
     const inv = await stripe.getInvoice(invoiceId);
-    expect(inv).toMatchObject({ id: invoiceId, subscriptionId, userId: 21, status: 'paid', reason: 'initial', plan: 'premium', amountCents: 3900, refundedCents: 0 });
+    expect(inv).toMatchObject({ id: invoiceId, subscriptionId, userId: 21, status: 'paid', reason: 'initial', plan: 'premium', amountCents: 3900, refundedCents: 0, proration: null });
     expect(inv.periodStart).toEqual(sub.currentPeriodStart);
     expect(inv.periodEnd).toEqual(sub.currentPeriodEnd);
   });
@@ -275,6 +275,8 @@ describe('changePlan', () => {
     expect(inv.amountCents).toBeGreaterThan(0);
     expect(inv.amountCents).toBeLessThanOrEqual(3900 - 900);
     expect(inv.periodEnd).toEqual(after.currentPeriodEnd);
+    // Right after the purchase nearly the whole period is left: the proration line's period says so.
+    expect(inv.proration).toEqual({ fraction: expect.closeTo(1, 4) as number });
   });
 
   it('downgrade: a schedule from the subscription, the new price from the next period', async () => {

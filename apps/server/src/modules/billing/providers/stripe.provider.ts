@@ -7,6 +7,7 @@ import {
   type CheckoutRequest,
   type InvoiceReason,
   type PaymentsProvider,
+  type ProrationBasis,
   type ProviderInvoice,
   type ProviderOrder,
   type ProviderSubscription,
@@ -274,6 +275,26 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
     return found;
   }
 
+  /**
+   * What an upgrade (`subscription_update`) invoice says about its proration (decision 028). Stripe
+   * prorates by the second: the positive proration line of the new price covers `period.start` (the
+   * change) → `period.end` (the end of the subscription period it happened in), so the fraction is that
+   * line's period over the subscription item's period when the subscription is still in that period
+   * (`current_period_end` = the line's end). Read after the subscription moved on, the line's amount
+   * over its unit amount × quantity (what Stripe computed the charge from) gives the same fraction to
+   * the cent. An invoice without a proration line: its subtotal, against the list prices.
+   */
+  async function prorationOf(inv: Stripe.Invoice, line: Stripe.InvoiceLineItem, subscription: () => Promise<Stripe.Subscription>): Promise<ProrationBasis> {
+    if (!line.parent?.subscription_item_details?.proration || line.amount <= 0) return { chargedCents: Math.max(0, inv.subtotal) };
+    const item = firstItem(await subscription());
+    const span = line.period.end - line.period.start;
+    if (item.current_period_end === line.period.end && item.current_period_end > item.current_period_start) {
+      return { fraction: span / (item.current_period_end - item.current_period_start) };
+    }
+    const unit = Number(line.pricing?.unit_amount_decimal ?? NaN) * (line.quantity ?? 1);
+    return unit > 0 ? { fraction: line.amount / unit } : { chargedCents: Math.max(0, inv.subtotal) };
+  }
+
   /** Metadata and ids of a webhook's object, for `userId` / `checkoutId` of the event. */
   function metaOf(metadata: Stripe.Metadata | null | undefined, fallbackUserId?: string | null): { userId: number | null; checkoutId: string | null } {
     return {
@@ -496,7 +517,8 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
      * expanded): `paid` (or `refunded` when its charge was refunded in part or whole, `refundedCents`),
      * `open` (`failed` once a payment attempt was declined), `uncollectible` → `failed`, `void`; the reason
      * from `billing_reason`; plan and period from the positive plan line; the subscription and user from
-     * `parent.subscription_details`. @throws PaymentProviderError for an invoice of no subscription.
+     * `parent.subscription_details`; for an upgrade, its proration (`prorationOf`).
+     * @throws PaymentProviderError for an invoice of no subscription.
      */
     async getInvoice(id) {
       const inv = await call('retrieve invoice', () => stripe.invoices.retrieve(id, { expand: ['payments'] }));
@@ -515,23 +537,24 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
         default: throw new PaymentProviderError(`unknown Stripe invoice status ${String(inv.status)}`);
       }
 
+      let subscription: Stripe.Subscription | null = objectOf(details?.subscription);
+      const readSubscription = async () => (subscription ??= await call('retrieve subscription', () => stripe.subscriptions.retrieve(subscriptionId)));
       let userId = parseUserId(details?.metadata?.user_id);
-      if (userId === null) {
-        const sub = objectOf(details?.subscription) ?? (await call('retrieve subscription', () => stripe.subscriptions.retrieve(subscriptionId)));
-        userId = parseUserId(sub.metadata?.user_id);
-      }
+      if (userId === null) userId = parseUserId((await readSubscription()).metadata?.user_id);
+      const reason = INVOICE_REASON[inv.billing_reason ?? ''] ?? 'other';
       return {
         id: inv.id,
         subscriptionId,
         userId,
         status,
-        reason: INVOICE_REASON[inv.billing_reason ?? ''] ?? 'other',
+        reason,
         plan,
         periodStart: toDate(line.period.start),
         periodEnd: toDate(line.period.end),
         amountCents: inv.amount_due,
         refundedCents,
         createdAt: toDate(inv.created),
+        proration: reason === 'upgrade' ? await prorationOf(inv, line, readSubscription) : null,
       };
     },
 

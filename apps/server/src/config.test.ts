@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+
+/**
+ * Issue 21 point 6 (decision 028): in production the server refuses to start on the sandbox provider —
+ * whose test card buys anything for $0 — unless PAYMENTS_SANDBOX_IN_PRODUCTION=true says it is meant;
+ * `npm start` (development) keeps starting on its embedded defaults.
+ */
+describe('the sandbox provider in production', () => {
+  const base = { DATA_DIR: '/tmp/dewy-config-test' };
+
+  it.each([
+    { name: 'PAYMENTS_PROVIDER unset', env: {} },
+    { name: 'PAYMENTS_PROVIDER=sandbox', env: { PAYMENTS_PROVIDER: 'sandbox' } },
+    { name: 'PAYMENTS_SANDBOX_IN_PRODUCTION=false', env: { PAYMENTS_SANDBOX_IN_PRODUCTION: 'false' } },
+  ])('NODE_ENV=production with $name: config load throws, saying why and what to set', ({ env }) => {
+    expect(() => loadConfig({ ...base, NODE_ENV: 'production', ...env })).toThrow(/PAYMENTS_PROVIDER: sandbox.*NODE_ENV=production[\s\S]*\$0[\s\S]*PAYMENTS_PROVIDER=lemonsqueezy or stripe[\s\S]*PAYMENTS_SANDBOX_IN_PRODUCTION=true/);
+  });
+
+  it('NODE_ENV=production with PAYMENTS_SANDBOX_IN_PRODUCTION=true starts on the sandbox', () => {
+    const c = loadConfig({ ...base, NODE_ENV: 'production', PAYMENTS_SANDBOX_IN_PRODUCTION: 'true' });
+    expect(c.env).toBe('production');
+    expect(c.payments.provider).toBe('sandbox');
+  });
+
+  it('NODE_ENV=production with a real provider loads (a missing key turns buying off, as before)', () => {
+    const c = loadConfig({ ...base, NODE_ENV: 'production', PAYMENTS_PROVIDER: 'stripe' });
+    expect(c.payments).toMatchObject({ provider: 'stripe', configured: false });
+  });
+
+  it('`npm start` (NODE_ENV unset: development) and tests still run on the sandbox by default', () => {
+    expect(loadConfig({ ...base }).payments.provider).toBe('sandbox');
+    expect(loadConfig({ ...base }).env).toBe('development');
+    expect(loadConfig({ ...base, NODE_ENV: 'test' }).payments.provider).toBe('sandbox');
+  });
+});
