@@ -128,6 +128,7 @@ async function storageKeysOf(s: Pick<AppServices, 'database'>, userId: number): 
  */
 export const PURGE_RETAINED_TABLES: Readonly<Record<string, string>> = {
   credit_ledger: 'the credit ledger: billing records the law requires us to keep (decision 020)',
+  subscription_credit_periods: 'the credit ledger\'s subscription periods, which its rows point at (decisions 020, 029)',
   billing_checkouts: 'billing records (decision 020)',
   subscriptions: 'billing records (decision 020)',
   billing_payments: 'billing records (decision 020)',
