@@ -83,6 +83,9 @@ describe.each(TEST_DATABASES)('billing states on $name', (kind) => {
       expect(st.subscription.data.attributes.status).toBe('past_due');
       expect(st.subscription.data.attributes.renews_at).toBeNull();
       expect(st.user.next_renewal_date).toBeNull();
+      // The session's user (every page's header and My Page read it first) promises no renewal either.
+      const check = (await t.app.inject({ method: 'GET', url: '/api/auth/check', headers: { cookie } })).json();
+      expect(check.user.next_renewal_date).toBeNull();
       expect(st.subscription.data.attributes.urls.update_payment_method).toBe(`${t.ctx.config.publicUrl}/sandbox/invoice/${invoiceId}`);
       expect(mail.failedFor(email)).toHaveLength(1);
 

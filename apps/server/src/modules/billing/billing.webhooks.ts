@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { packCredits, planCredits, planRank, type PaidPlan } from '@dewy/contracts';
+import { isPaymentIssueStatus, packCredits, planCredits, planRank, type PaidPlan, type SubscriptionStatus } from '@dewy/contracts';
 import type { Tx } from '../../db/client';
 import { billingCheckouts, billingEvents, billingPayments, subscriptions, users } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -359,7 +359,8 @@ async function syncUserPlan(tx: Tx, provider: string, userId: number, row: Local
       subscriptionId: current.providerSubscriptionId,
       cancelledAt: current.cancelAtPeriodEnd ? current.cancelledAt : null,
       subscriptionEndDate: current.cancelAtPeriodEnd ? current.currentPeriodEnd : null,
-      nextRenewalDate: current.cancelAtPeriodEnd ? null : current.currentPeriodEnd,
+      // While a renewal payment is failing there is no renewal date to promise (001 §4: past_due → overdue, decision 030).
+      nextRenewalDate: current.cancelAtPeriodEnd || isPaymentIssueStatus(current.status as SubscriptionStatus) ? null : current.currentPeriodEnd,
       updatedAt: new Date(),
     })
     .where(eq(users.id, userId));
