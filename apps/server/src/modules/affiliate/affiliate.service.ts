@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, count, eq, gt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import { affiliateClicks, affiliateCodes, affiliateReferrals, affiliateRewards, sessions, users } from '../../db/schema';
+import { canonicalMailbox } from '../../lib/mailbox';
 import { clientKey } from '../../lib/rate-limit';
 import { grant, reclaim } from '../credits/credits.service';
 
@@ -83,20 +84,8 @@ export async function recordClick(db: Db, p: { code: string; campaign: string | 
 }
 
 /**
- * The owner form of an e-mail, to spot one person's second account: lower-cased, `+tag` removed, and
- * for Gmail the dots removed (Gmail ignores them).
- */
-export function emailOwnerKey(email: string): string {
-  const [local = '', domain = ''] = email.trim().toLowerCase().split(/@(?=[^@]*$)/);
-  let l = local.split('+')[0]!;
-  const d = domain === 'googlemail.com' ? 'gmail.com' : domain;
-  if (d === 'gmail.com') l = l.replace(/\./g, '');
-  return `${l}@${d}`;
-}
-
-/**
  * Attributes a new account to the sharer of the cookie's code (at most once per account). Ineligible
- * (recorded, never rewarded) when the e-mail has the sharer's owner form, or the sign-up came from an
+ * (recorded, never rewarded) when the e-mail reaches the sharer's own inbox (`canonicalMailbox`), or the sign-up came from an
  * address the sharer signed in from within the last 30 days.
  */
 export async function attributeSignup(
@@ -108,7 +97,7 @@ export async function attributeSignup(
   const sharer = (await db.select({ email: users.email }).from(users).where(eq(users.id, sharerId)))[0];
   if (!sharer) return null;
   let reason: string | null = null;
-  if (emailOwnerKey(sharer.email) === emailOwnerKey(p.referredEmail)) reason = 'same_email_owner';
+  if (canonicalMailbox(sharer.email) === canonicalMailbox(p.referredEmail)) reason = 'same_email_owner';
   else {
     const since = new Date(Date.now() - 30 * 86_400_000);
     const ips = await db.select({ ip: sessions.ip }).from(sessions).where(and(eq(sessions.userId, sharerId), gt(sessions.lastSeenAt, since))).limit(200);
