@@ -9,6 +9,7 @@ import { hitFixedWindow } from '../../lib/rate-limit';
 import { deletionRequestedMail } from '../../providers/mail/templates';
 import { verifyPassword } from '../auth/password';
 import { deleteSessionsOfUser, sessionReauthenticatedAt } from '../auth/session.service';
+import { deleteSignInEventsOfUser } from '../auth/sign-in-history';
 import { cancelSubscription } from '../billing/billing.service';
 import { siteLink, type AccountServices } from './account-services';
 
@@ -124,7 +125,7 @@ async function storageKeysOf(s: Pick<AppServices, 'database'>, userId: number): 
  * The scheduled purge (pg-boss `account-purge`, hourly; 002 §9): accounts whose 14-day grace has
  * passed are deleted for good. Per account: every stored file (uploads, originals, results; local or
  * S3) is deleted first — a storage failure skips the account until the next run —, then in one
- * transaction its history and upload rows, tokens, sessions and affiliate code/clicks are deleted and
+ * transaction its history and upload rows, tokens, sessions, sign-in history and affiliate code/clicks are deleted and
  * the user row becomes an anonymous tombstone (no e-mail, name or password) kept for the credit ledger
  * and billing rows, which the law on billing records requires us to keep (decision 020). The address's
  * welcome-grant hash stays, so a new account of the same address gets no welcome credits.
@@ -161,6 +162,7 @@ export async function purgeDeletedAccounts(s: Pick<AppServices, 'database' | 'st
       await tx.delete(userIdentities).where(eq(userIdentities.userId, id));
       await tx.delete(affiliateClicks).where(eq(affiliateClicks.sharerId, id));
       await tx.delete(affiliateCodes).where(eq(affiliateCodes.userId, id));
+      await deleteSignInEventsOfUser(tx, id); // the sign-in history (decision 031)
       await deleteSessionsOfUser(tx, id);
       return true;
     });

@@ -38,7 +38,7 @@ describe.each(TEST_DATABASES)('affiliate programme on $name', (kind) => {
     await verifyFromOutbox(t.app, email); // the welcome credits come with the verification (decision 020)
     const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', remoteAddress: ip, payload: { email, password } });
     const sid = login.cookies.find((c) => c.name === 'dewy_sid')!;
-    return { cookie: `dewy_sid=${sid.value}`, id: (reg.json() as { user: { id: number } }).user.id, email };
+    return { cookie: `dewy_sid=${sid.value}`, id: (login.json() as { id: number }).id, email };
   }
   async function click(code: string, ip: string) {
     const r = await t.app.inject({ url: `/api/affiliate/click?aff=${code}&campaign=spring`, remoteAddress: ip });

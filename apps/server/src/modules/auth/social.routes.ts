@@ -23,7 +23,9 @@ import { clientKey } from '../../lib/rate-limit';
 import { createSocialProviders, type RedirectOAuthProvider, type SocialProfile } from '../../providers/oauth';
 import { presentUser } from '../users/users.presenter';
 import { currentUser, userOf } from './auth.guard';
-import { cookieSecure, setSessionCookie } from './auth.routes';
+import { cookieSecure, setDeviceCookie, setSessionCookie } from './auth.routes';
+import { deviceCookieKey, issueDevice } from './device-cookie';
+import { recordSignInEvent, signInTrace, signInTraceKey } from './sign-in-history';
 import { OAUTH_STATE_MAX_AGE_S, oauthStateCookieName, oauthStateKey, openOAuthState, sameState, sealOAuthState, type OAuthStatePayload } from './oauth-state-cookie';
 import { createSession, deleteSession, SESSION_COOKIE, sessionIdFor } from './session.service';
 import { confirmSocialReauth, linkSocialIdentity, listIdentities, markSocialReauth, signInWithSocial, unlinkSocialIdentity } from './social.service';
@@ -68,6 +70,8 @@ export function socialAuthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const providers = createSocialProviders(ctx.config);
     const secret = loadSecret(ctx.config);
     const stateKey = oauthStateKey(secret);
+    const deviceKey = deviceCookieKey(secret);
+    const traceKey = signInTraceKey(secret);
     const db = ctx.database.db;
     // A social sign-up is a sign-up: it shares POST /api/auth/register's per-IP limit (decision 008).
     const signupPerIp = app.createRateLimit({ max: ctx.config.signupLimits.perIp, timeWindow: ctx.config.signupLimits.ipWindowMs, keyGenerator: (req) => `signup:ip:${clientKey(req.ip)}` });
@@ -96,6 +100,10 @@ export function socialAuthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const { token, expiresAt } = await createSession(db, { userId: user.id, ip: req.ip, userAgent: req.headers['user-agent'], policy: ctx.config.session });
       await markSocialReauth(db, sessionIdFor(token));
       setSessionCookie(ctx, req, reply, token, expiresAt);
+      // A sign-in like a password one: the browser gets a device cookie and the sign-in goes into the history (decision 031).
+      const device = issueDevice(deviceKey, user.id);
+      await recordSignInEvent(db, { userId: user.id, kind: 'social', trace: signInTrace(traceKey, req.ip, device.nonce) });
+      setDeviceCookie(ctx, req, reply, device.value);
     }
 
     /** Link or re-authenticate the signed-in user with `profile`; a reauth marks the current session. */
