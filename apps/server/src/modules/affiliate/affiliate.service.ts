@@ -102,9 +102,7 @@ export async function attributeSignup(
   if (!sharerId || sharerId === p.referredId) return null;
   const sharer = (await db.select({ email: users.email }).from(users).where(eq(users.id, sharerId)))[0];
   if (!sharer) return null;
-  let reason: string | null = null;
-  if (canonicalMailbox(sharer.email) === canonicalMailbox(p.referredEmail)) reason = 'same_email_owner';
-  else reason = await recentSignInMatch(db, sharerId, p.trace);
+  let reason: string | null = canonicalMailbox(sharer.email) === canonicalMailbox(p.referredEmail) ? 'same_email_owner' : await recentSignInMatch(db, sharerId, p.trace);
   if (!reason) {
     const since = new Date(Date.now() - SIGN_IN_HISTORY_DAYS * 86_400_000);
     const ips = await db.select({ ip: sessions.ip }).from(sessions).where(and(eq(sessions.userId, sharerId), gt(sessions.lastSeenAt, since))).limit(200);
