@@ -78,7 +78,7 @@ function suite(name: string, kind: TestDatabaseKind, env: () => Record<string, s
         expect(all.filter((r) => r.statusCode === 409).every((r) => r.json().code === 'TOKEN_USED')).toBe(true);
         expect(all.filter((r) => r.statusCode === 409)).toHaveLength(9);
         expect(all.find((r) => r.statusCode === 200)!.json()).toEqual({ success: true, welcomeCredits: 300 });
-        const u = await userRow(reg.json().user.id);
+        const u = (await db().select().from(users).where(eq(users.emailNormalized, email.toLowerCase())))[0]!;
         expect(u.oneTimeCredits).toBe(300);
         expect(u.emailVerifiedAt).not.toBeNull();
         const ledger = await db().select().from(creditLedger).where(eq(creditLedger.userId, u.id));
