@@ -17,7 +17,10 @@ export default async function globalSetup(config: FullConfig): Promise<void> {
 
   const reg = await post('/api/auth/register', { name: ADMIN.name, email: ADMIN.email, password: ADMIN.password });
   if (reg.status !== 201) throw new Error(`global-setup: registering the administrator failed: ${reg.status} ${await reg.text()}`);
-  const user = ((await reg.json()) as { user: { id: number; isAdmin: boolean } }).user;
+  // The sign-up answer names no account (decision 031): the login says who we are.
+  const login = await post('/api/auth/login', { email: ADMIN.email, password: ADMIN.password });
+  if (login.status !== 200) throw new Error(`global-setup: signing the administrator in failed: ${login.status} ${await login.text()}`);
+  const user = (await login.json()) as { id: number; isAdmin: boolean };
   if (user.id !== 1 || !user.isAdmin) {
     throw new Error(`global-setup: the administrator must be the first account (id 1), got id ${user.id} (isAdmin ${user.isAdmin}); is the e2e database fresh?`);
   }

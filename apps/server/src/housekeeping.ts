@@ -1,13 +1,14 @@
 import type { AppContext } from './context';
 import { purgeRateLimits } from './lib/rate-limit';
 import { purgeExpiredSessions } from './modules/auth/session.service';
+import { purgeOldSignInEvents } from './modules/auth/sign-in-history';
 import { recoverStuckJobs } from './modules/tool-jobs/tool-jobs.recovery';
 import { purgeStalePendingUploads } from './modules/uploads/uploads.service';
 import { refundStaleAiRequests, refundUnconfirmedRewrites, staleAiRequestAgeMs } from './modules/ai/ai-requests';
 
 /** How often the job reaper runs (ms): with the 10 s heartbeat and 30 s staleness, a dead worker's job is refunded within 45 s. */
 export const REAPER_INTERVAL_MS = 15_000;
-/** How often expired rows (sessions, rate-limit counters, unconfirmed uploads…) are purged (ms). */
+/** How often expired rows (sessions, rate-limit counters, sign-in history past its days, unconfirmed uploads…) are purged (ms). */
 export const PURGE_INTERVAL_MS = 60_000;
 
 /**
@@ -29,6 +30,7 @@ export function startHousekeeping(ctx: AppContext): () => void {
     const db = ctx.database.db;
     purgeExpiredSessions(db, ctx.config.session).catch((err) => log.error({ err }, 'session purge failed'));
     purgeRateLimits(db).catch((err) => log.error({ err }, 'rate-limit purge failed'));
+    purgeOldSignInEvents(db).catch((err) => log.error({ err }, 'sign-in history purge failed'));
     purgeStalePendingUploads(ctx).catch((err) => log.error({ err }, 'pending-upload purge failed'));
     refundStaleAiRequests(ctx, staleAiRequestAgeMs(ctx.config))
       .then((ids) => ids.length && log.warn({ requestIds: ids }, 'refunded AI requests whose process stopped'))

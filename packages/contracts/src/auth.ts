@@ -42,7 +42,12 @@ export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
 export const UpdateProfileRequestSchema = z.object({ nickname: safeText().trim().min(1).max(AUTH_LIMITS.nameMax) }).strict();
 export type UpdateProfileRequest = z.infer<typeof UpdateProfileRequestSchema>;
 
-export const RegisterResponseSchema = z.object({ success: z.literal(true), user: UserSchema });
+/**
+ * POST /api/auth/register's answer (spec 000 §7: "a success status leads to login; body not shown"):
+ * the same for a new address and for one that already has an account (decision 031) — the new address
+ * gets a verification link, the owner of a taken one a mail saying someone tried to sign up with it.
+ */
+export const RegisterResponseSchema = z.object({ success: z.literal(true) });
 export type RegisterResponse = z.infer<typeof RegisterResponseSchema>;
 
 export const LoginRequestSchema = z.object({

@@ -19,3 +19,4 @@ export * from './site';
 export * from './social';
 export * from './image-generation';
 export * from './ai';
+export * from './return-path';

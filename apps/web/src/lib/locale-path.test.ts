@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addEnPrefix, initialLocale, isEnglishPath, localizePath, resolveLocale, rewriteForLocale, safeNextPath, signedInDestination, stripEnPrefix } from './locale-path';
+import { addEnPrefix, initialLocale, isEnglishPath, localizePath, resolveLocale, rewriteForLocale, signedInDestination, stripEnPrefix } from './locale-path';
+import { OPEN_REDIRECT_PAYLOADS } from '../../../../packages/contracts/src/testing/open-redirect-payloads';
 
 describe('language paths (spec 000 §2)', () => {
   it('recognises English paths', () => {
@@ -52,19 +53,6 @@ describe('initial language (spec 000 §4)', () => {
   });
 });
 
-describe('safeNextPath (login intent)', () => {
-  it('keeps same-site paths in their Korean form', () => {
-    expect(safeNextPath('/pricing')).toBe('/pricing');
-    expect(safeNextPath('/en/pricing?tab=credits')).toBe('/pricing?tab=credits');
-    expect(safeNextPath('/pricing/en')).toBe('/pricing/en');
-  });
-  it('refuses anything that could leave the site', () => {
-    for (const bad of [null, undefined, '', 'pricing', 'https://evil.example', '//evil.example', '/\\evil.example', '/x\n']) {
-      expect(safeNextPath(bad)).toBeNull();
-    }
-  });
-});
-
 describe('signedInDestination (signed-in visitors of /login and /signup)', () => {
   it('goes back to a same-site page named by next', () => {
     expect(signedInDestination('/pricing')).toBe('/pricing');
@@ -74,5 +62,15 @@ describe('signedInDestination (signed-in visitors of /login and /signup)', () =>
     for (const next of [null, undefined, '', 'https://evil.example/x', '//evil.example', '/\\evil.example', 'javascript:alert(1)', '/login', '/en/signup?next=/x', '/signup#top']) {
       expect(signedInDestination(next), String(next)).toBe('/upscale');
     }
+  });
+  it('never leaves the site for any open-redirect payload (the shared rule, decision 031)', () => {
+    for (const payload of OPEN_REDIRECT_PAYLOADS) {
+      const to = signedInDestination(payload);
+      for (const locale of ['ko', 'en'] as const) {
+        const at = new URL(localizePath(to, locale), 'https://dewy.example/login');
+        expect(at.origin, JSON.stringify(payload)).toBe('https://dewy.example');
+      }
+    }
+    expect(signedInDestination('/en//evil.example')).toBe('/upscale');
   });
 });

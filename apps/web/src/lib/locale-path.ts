@@ -2,7 +2,7 @@
  * Language and path rules of spec 000 §2/§4: Korean paths are plain, English paths live under /en.
  * Pure functions so they can be unit-tested without a DOM.
  */
-import type { Locale } from '@dewy/contracts';
+import { safeReturnPath, type Locale } from '@dewy/contracts';
 
 export type { Locale };
 
@@ -61,27 +61,13 @@ export function rewriteForLocale(pathname: string, locale: Locale): string | nul
 }
 
 /**
- * A `next` address (where to go after login) made safe: only a same-site path ('/pricing',
- * '/en/pricing?tab=credits'), returned in its Korean form so the caller can localize it; null for
- * anything else (absolute URLs, protocol-relative '//host', backslashes, control characters).
- */
-export function safeNextPath(value: string | null | undefined): string | null {
-  if (!value || !value.startsWith('/') || value.startsWith('//') || value.includes('\\')) return null;
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(value)) return null;
-  const q = value.search(/[?#]/);
-  const path = q === -1 ? value : value.slice(0, q);
-  const rest = q === -1 ? '' : value.slice(q);
-  return `${stripEnPrefix(path)}${rest}`;
-}
-
-/**
  * Where a signed-in visitor of /login or /signup is sent (issue 17): the `next` parameter when
- * {@link safeNextPath} accepts it (same site only: no scheme, no `//`, no backslash, no control
- * characters) and it is not one of the forms itself, else /upscale. Returned in its Korean form.
+ * the shared return-path rule accepts it (`safeReturnPath` in @dewy/contracts, the one the server's
+ * redirects use: normalised, then same origin only; decision 031) and it is not one of the forms
+ * itself, else /upscale. Returned in its Korean form.
  */
 export function signedInDestination(next: string | null | undefined): string {
-  const safe = safeNextPath(next);
+  const safe = safeReturnPath(next);
   if (!safe) return '/upscale';
   const path = safe.split(/[?#]/)[0] ?? '';
   return path === '/login' || path === '/signup' ? '/upscale' : safe;

@@ -9,3 +9,4 @@ export * from './identities.schema';
 export * from './account.schema';
 export * from './ai.schema';
 export * from './reminders.schema';
+export * from './sign-in-history.schema';

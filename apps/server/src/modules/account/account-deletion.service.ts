@@ -9,6 +9,7 @@ import { hitFixedWindow } from '../../lib/rate-limit';
 import { deletionRequestedMail } from '../../providers/mail/templates';
 import { verifyPassword } from '../auth/password';
 import { deleteSessionsOfUser, sessionReauthenticatedAt } from '../auth/session.service';
+import { deleteSignInEventsOfUser } from '../auth/sign-in-history';
 import { cancelSubscription } from '../billing/billing.service';
 import { siteLink, type AccountServices } from './account-services';
 
@@ -142,8 +143,8 @@ export const PURGE_RETAINED_TABLES: Readonly<Record<string, string>> = {
  * The scheduled purge (pg-boss `account-purge`, hourly; 002 §9): accounts whose 14-day grace has
  * passed are deleted for good. Per account: every stored file (uploads, originals, results; local or
  * S3) is deleted first — a storage failure skips the account until the next run —, then in one
- * transaction its history and upload rows, tokens, sessions, social identities, affiliate code/clicks,
- * AI chat threads, messages and requests are deleted, notices it wrote lose their author, and
+ * transaction its history and upload rows, tokens, sessions, sign-in history, social identities, affiliate
+ * code/clicks, AI chat threads, messages and requests are deleted, notices it wrote lose their author, and
  * the user row becomes an anonymous tombstone (no e-mail, name or password) kept for the credit ledger
  * and billing rows, which the law on billing records requires us to keep (decision 020; the full list with
  * reasons: {@link PURGE_RETAINED_TABLES}). The address's
@@ -188,6 +189,7 @@ export async function purgeDeletedAccounts(s: Pick<AppServices, 'database' | 'st
       await tx.delete(aiRequests).where(eq(aiRequests.userId, id));
       // Notices are public content: they stay, without their author's id and name.
       await tx.update(notices).set({ createdBy: null, authorName: null }).where(eq(notices.createdBy, id));
+      await deleteSignInEventsOfUser(tx, id); // the sign-in history (decision 031)
       await deleteSessionsOfUser(tx, id);
       return true;
     });

@@ -2,8 +2,10 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, count, eq, gt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx, Tx } from '../../db/client';
 import { affiliateClicks, affiliateCodes, affiliateReferrals, affiliateRewards, sessions, users } from '../../db/schema';
+import { canonicalMailbox } from '../../lib/mailbox';
 import { clientKey } from '../../lib/rate-limit';
 import { grant, reclaim } from '../credits/credits.service';
+import { recentSignInMatch, SIGN_IN_HISTORY_DAYS, type SignInTrace } from '../auth/sign-in-history';
 
 /**
  * The affiliate programme (spec 001 §1/§7/§9, decision 013).
@@ -12,7 +14,7 @@ import { grant, reclaim } from '../credits/credits.service';
  * - A click records the sharer and campaign (the client address only as a keyed hash) and sets the
  *   attribution cookie (`dewy_aff`, HMAC-signed, last click wins, `AFFILIATE_COOKIE_DAYS`).
  * - At sign-up the cookie attributes the new account to the sharer, once. A referral that looks like
- *   self-referral (same e-mail owner, or the sharer's own network) is recorded as ineligible.
+ *   self-referral (same mailbox, or the sharer's own network or browser) is recorded as ineligible.
  * - Each payment of a referred customer that grants credits earns the sharer half of them as bonus
  *   credits, in the same transaction as the grant, once per payment; a refund reverses the same share.
  */
@@ -83,34 +85,26 @@ export async function recordClick(db: Db, p: { code: string; campaign: string | 
 }
 
 /**
- * The owner form of an e-mail, to spot one person's second account: lower-cased, `+tag` removed, and
- * for Gmail the dots removed (Gmail ignores them).
- */
-export function emailOwnerKey(email: string): string {
-  const [local = '', domain = ''] = email.trim().toLowerCase().split(/@(?=[^@]*$)/);
-  let l = local.split('+')[0]!;
-  const d = domain === 'googlemail.com' ? 'gmail.com' : domain;
-  if (d === 'gmail.com') l = l.replace(/\./g, '');
-  return `${l}@${d}`;
-}
-
-/**
  * Attributes a new account to the sharer of the cookie's code (at most once per account). Ineligible
- * (recorded, never rewarded) when the e-mail has the sharer's owner form, or the sign-up came from an
- * address the sharer signed in from within the last 30 days.
+ * (recorded, never rewarded) when the e-mail reaches the sharer's own inbox (`canonicalMailbox`:
+ * `same_email_owner`), or the sign-up came from a browser or network the sharer signed up or in from
+ * within SIGN_IN_HISTORY_DAYS (`same_device` / `same_network`: the sharer's sign-in history, which
+ * logout does not erase — issue 21 point 4, decision 031 — and, for sessions older than that history,
+ * the sharer's sessions' addresses).
+ * @param p.trace the sign-up request's trace (`signInTrace`: keyed hashes of its address and of the
+ *   device cookie it carried); p.signupIp its address (`req.ip`)
  */
 export async function attributeSignup(
   db: Db,
-  p: { referredId: number; referredEmail: string; signupIp: string; attribution: { code: string; clickId: number; campaign: string | null } },
+  p: { referredId: number; referredEmail: string; signupIp: string; trace: SignInTrace; attribution: { code: string; clickId: number; campaign: string | null } },
 ): Promise<{ sharerId: number; eligible: boolean } | null> {
   const sharerId = await sharerOf(db, p.attribution.code);
   if (!sharerId || sharerId === p.referredId) return null;
   const sharer = (await db.select({ email: users.email }).from(users).where(eq(users.id, sharerId)))[0];
   if (!sharer) return null;
-  let reason: string | null = null;
-  if (emailOwnerKey(sharer.email) === emailOwnerKey(p.referredEmail)) reason = 'same_email_owner';
-  else {
-    const since = new Date(Date.now() - 30 * 86_400_000);
+  let reason: string | null = canonicalMailbox(sharer.email) === canonicalMailbox(p.referredEmail) ? 'same_email_owner' : await recentSignInMatch(db, sharerId, p.trace);
+  if (!reason) {
+    const since = new Date(Date.now() - SIGN_IN_HISTORY_DAYS * 86_400_000);
     const ips = await db.select({ ip: sessions.ip }).from(sessions).where(and(eq(sessions.userId, sharerId), gt(sessions.lastSeenAt, since))).limit(200);
     const mine = clientKey(p.signupIp);
     if (ips.some((r) => r.ip && clientKey(r.ip) === mine)) reason = 'same_network';

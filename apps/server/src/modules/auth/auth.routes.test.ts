@@ -22,12 +22,10 @@ describe.each(TEST_DATABASES)('accounts and sessions on $name', (kind) => {
     const email = 'First.User@Example.com';
     const reg = await app.inject({ method: 'POST', url: '/api/auth/register', payload: { name: 'First', email, password: 'pass-word-1' } });
     expect(reg.statusCode).toBe(201);
-    const regUser = reg.json().user;
-    expect(regUser.id).toBe(1); // the first account is the administrator
-    expect(regUser.isAdmin).toBe(true);
-    expect(regUser.credits).toBe(0); // the welcome grant waits for the e-mail verification (decision 020)
-    expect(regUser.email_verified).toBe(false);
+    expect(reg.json()).toEqual({ success: true }); // the same answer whether or not the address had an account (decision 031)
     expect(reg.cookies.find((c) => c.name === 'dewy_sid')).toBeUndefined(); // sign-up leads to login
+    const unverified = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password: 'pass-word-1' } });
+    expect(unverified.json()).toMatchObject({ id: 1, isAdmin: true, credits: 0, email_verified: false }); // the first account is the administrator; the welcome grant waits for the e-mail verification (decision 020)
     expect((await verifyFromOutbox(app, email)).welcomeCredits).toBe(300);
 
     const login1 = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'first.user@example.com', password: 'pass-word-1' } });
@@ -67,14 +65,15 @@ describe.each(TEST_DATABASES)('accounts and sessions on $name', (kind) => {
     expect(res2.json().message).toBe('로그인이 만료되었습니다. 다시 로그인해주세요.');
   });
 
-  it('a duplicate e-mail in another case is refused and writes nothing', async () => {
+  it('a duplicate e-mail in another case creates nothing, and the answer does not say so (decision 031)', async () => {
     const { app } = t;
     await app.inject({ method: 'POST', url: '/api/auth/register', payload: { name: 'A', email: 'dup@example.com', password: 'password-1' } });
     const before = await userCount();
     const res = await app.inject({ method: 'POST', url: '/api/auth/register', headers: { 'accept-language': 'ko-KR' }, payload: { name: 'B', email: 'DUP@Example.COM', password: 'password-2' } });
-    expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ code: 'EMAIL_TAKEN', error: '이미 가입된 이메일입니다.' });
+    expect(res.statusCode).toBe(201);
+    expect(res.json()).toEqual({ success: true });
     expect(await userCount()).toBe(before);
+    expect((await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'dup@example.com', password: 'password-2' } })).statusCode).toBe(401);
   });
 
   it('bad input gets a clear error and writes nothing', async () => {

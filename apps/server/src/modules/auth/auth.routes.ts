@@ -17,10 +17,14 @@ import { requestLocale } from '../../lib/locale';
 import { issueUndoDeletionToken, undoAccountDeletion } from '../account/account-deletion.service';
 import { sendVerificationEmail } from '../account/email-verification.service';
 import { presentUser } from '../users/users.presenter';
-import { authenticate, registerUser, retryAfterSeconds } from './auth.service';
+import { authenticate, registerAccount, retryAfterSeconds } from './auth.service';
+import { notifySignupAttempt } from '../account/signup-attempt.service';
+import { emailDomain, reserveSignupDomain, signupDomainClosed } from './signup-domain-limit';
+import { recordSignInEvent, signInTrace, signInTraceKey } from './sign-in-history';
+import type { SignInKind } from '../../db/schema';
 import { currentUser } from './auth.guard';
 import { AFFILIATE_COOKIE, attributeSignup, readAttributionCookie } from '../affiliate/affiliate.service';
-import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, deviceCookieKey, issueDeviceCookie, readDeviceCookie } from './device-cookie';
+import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, DEVICE_COOKIE_PATH, deviceCookieKey, issueDevice, LEGACY_DEVICE_COOKIE_PATH, readDeviceCookie } from './device-cookie';
 import { createSession, deleteSession, SESSION_COOKIE } from './session.service';
 
 export function cookieSecure(ctx: AppContext, req: FastifyRequest): boolean {
@@ -32,9 +36,13 @@ export function setSessionCookie(ctx: AppContext, req: FastifyRequest, reply: Fa
   reply.setCookie(SESSION_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax', secure: cookieSecure(ctx, req), expires: expiresAt });
 }
 
-/** The part after the last @, lower-cased: the key of the per-domain sign-up burst limit. */
-function emailDomain(email: string): string {
-  return email.trim().toLowerCase().split('@').at(-1) ?? '';
+/**
+ * Sets a new device cookie (decision 008) on every `/api/auth/*` path and drops the copy a browser may
+ * still hold from before decision 031 on `/api/auth/login`.
+ */
+export function setDeviceCookie(ctx: AppContext, req: FastifyRequest, reply: FastifyReply, value: string): void {
+  reply.setCookie(DEVICE_COOKIE, value, { path: DEVICE_COOKIE_PATH, httpOnly: true, sameSite: 'strict', secure: cookieSecure(ctx, req), maxAge: DEVICE_COOKIE_MAX_AGE_MS / 1000 });
+  if (req.cookies[DEVICE_COOKIE] !== undefined) reply.clearCookie(DEVICE_COOKIE, { path: LEGACY_DEVICE_COOKIE_PATH });
 }
 
 /**
@@ -47,13 +55,19 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const signup = ctx.config.signupLimits;
     const secret = loadSecret(ctx.config);
     const deviceKey = deviceCookieKey(secret);
-    // Counted only for requests the per-IP limit let through, so one address cannot spend a domain's burst.
-    const signupPerDomain = app.createRateLimit({
-      max: signup.perDomain,
-      timeWindow: signup.domainWindowMs,
-      keyGenerator: (req) => `signup:domain:${emailDomain((req.body as { email: string }).email)}`,
-    });
+    const traceKey = signInTraceKey(secret);
+    const db = ctx.database.db;
+    /** The request's trace for the sign-in history: its address and the device cookie it carries (or `deviceNonce`). */
+    const traceOf = (req: FastifyRequest, deviceNonce?: string) => signInTrace(traceKey, req.ip, deviceNonce ?? readDeviceCookie(deviceKey, req.cookies[DEVICE_COOKIE])?.nonce ?? null);
 
+    /**
+     * Spec 000 §7: a success status leads to login. A new address and an address that already has an
+     * account get the same answer — 201 `{success: true}`, same headers, comparable time (the password is
+     * hashed either way and one mail is sent either way) — so sign-up does not reveal who has an account
+     * (issue 21 point 10, decision 031): the new address gets its verification link, the owner of a taken
+     * one a "someone tried to sign up with your address" mail (at most one a day). The per-IP limit counts
+     * every request; the per-domain burst counts only accounts created.
+     */
     app.post(
       '/api/auth/register',
       {
@@ -65,24 +79,42 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (req, reply) => {
-        const byDomain = await signupPerDomain(req);
-        if (!byDomain.isAllowed && byDomain.isExceeded) {
-          reply.header('retry-after', byDomain.ttlInSeconds);
-          throw new AppError('RATE_LIMITED', { message: 'sign-up burst per e-mail domain', details: { retryAfterSeconds: byDomain.ttlInSeconds } });
+        const domain = emailDomain(req.body.email);
+        const refuse = (retryAfterSeconds: number): never => {
+          reply.header('retry-after', retryAfterSeconds);
+          throw new AppError('RATE_LIMITED', { message: 'sign-up burst per e-mail domain', details: { retryAfterSeconds } });
+        };
+        // A full domain refuses taken and new addresses alike (a difference would reveal which is which).
+        const closedFor = await signupDomainClosed(db, domain, signup.perDomain);
+        if (closedFor !== null) refuse(closedFor);
+        const outcome = await registerAccount(db, req.body, {
+          locale: requestLocale(req.headers, req.cookies),
+          beforeCreate: async () => {
+            const r = await reserveSignupDomain(db, domain, { max: signup.perDomain, windowMs: signup.domainWindowMs });
+            return r.ok ? r : refuse(r.retryAfterSeconds);
+          },
+        });
+        // The attribution cookie is spent by any sign-up attempt, so the headers do not differ either.
+        const attribution = ctx.config.affiliate.enabled ? readAttributionCookie(secret, req.cookies[AFFILIATE_COOKIE], ctx.config.affiliate.cookieMaxAgeMs) : null;
+        if (req.cookies[AFFILIATE_COOKIE] !== undefined) reply.clearCookie(AFFILIATE_COOKIE, { path: '/' });
+        if (!outcome.created) {
+          req.log.info({ ownerId: outcome.owner.id }, 'sign-up with an address that has an account');
+          await notifySignupAttempt(ctx, outcome.owner).catch((err: unknown) => req.log.warn({ err, userId: outcome.owner.id }, 'sign-up attempt mail failed'));
+          return reply.code(201).send({ success: true as const });
         }
-        const user = await registerUser(ctx.database.db, req.body, { locale: requestLocale(req.headers, req.cookies) });
+        const user = outcome.user;
         req.log.info({ userId: user.id }, 'account registered');
+        const trace = traceOf(req);
+        await recordSignInEvent(db, { userId: user.id, kind: 'signup', trace });
         // The welcome credits wait for this link (decision 020). A mail failure does not fail the sign-up: the page offers "resend".
         await sendVerificationEmail({ ...ctx, secret }, user).catch((err: unknown) => req.log.warn({ err, userId: user.id }, 'verification mail failed'));
-        const attribution = ctx.config.affiliate.enabled ? readAttributionCookie(secret, req.cookies[AFFILIATE_COOKIE], ctx.config.affiliate.cookieMaxAgeMs) : null;
         if (attribution) {
           // An attribution problem never fails the sign-up itself.
-          await attributeSignup(ctx.database.db, { referredId: user.id, referredEmail: user.email, signupIp: req.ip, attribution })
+          await attributeSignup(db, { referredId: user.id, referredEmail: user.email, signupIp: req.ip, trace, attribution })
             .then((r) => r && req.log.info({ userId: user.id, sharerId: r.sharerId, eligible: r.eligible }, 'referral attributed'))
             .catch((err: unknown) => req.log.warn({ err }, 'referral attribution failed'));
-          reply.clearCookie(AFFILIATE_COOKIE, { path: '/' });
         }
-        return reply.code(201).send({ success: true as const, user: presentUser(user) });
+        return reply.code(201).send({ success: true as const });
       },
     );
 
@@ -102,15 +134,10 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           details: { undoToken: issueUndoDeletionToken(secret, user.id), deletionDueAt: (user.deletionDueAt ?? user.deletionRequestedAt).toISOString() },
         });
       }
-      await startSession(req, reply, user.id);
       // OWASP device cookie: this browser has proved the password; its later logins use their own counter.
-      reply.setCookie(DEVICE_COOKIE, issueDeviceCookie(deviceKey, user.id), {
-        path: '/api/auth/login',
-        httpOnly: true,
-        sameSite: 'strict',
-        secure: cookieSecure(ctx, req),
-        maxAge: DEVICE_COOKIE_MAX_AGE_MS / 1000,
-      });
+      const device = issueDevice(deviceKey, user.id);
+      await startSession(req, reply, user.id, 'login', device.nonce);
+      setDeviceCookie(ctx, req, reply, device.value);
       req.log.info({ userId: user.id }, 'login');
       return presentUser(user);
     });
@@ -121,15 +148,19 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { config: { access: 'public' }, schema: { tags: ['auth'], body: UndoDeletionRequestSchema, response: { 200: LoginResponseSchema } } },
       async (req, reply) => {
         const user = await undoAccountDeletion({ ...ctx, secret }, req.body.token);
-        await startSession(req, reply, user.id);
+        await startSession(req, reply, user.id, 'undo');
         return presentUser(user);
       },
     );
 
-    /** A new session id at every sign-in; an old cookie of this browser is dropped first. */
-    async function startSession(req: FastifyRequest, reply: FastifyReply, userId: number): Promise<void> {
+    /**
+     * A new session id at every sign-in; an old cookie of this browser is dropped first. The sign-in goes
+     * into the history (decision 031) with the device cookie the browser holds afterwards.
+     */
+    async function startSession(req: FastifyRequest, reply: FastifyReply, userId: number, kind: SignInKind, deviceNonce?: string): Promise<void> {
       const old = req.cookies[SESSION_COOKIE];
       if (old) await deleteSession(ctx.database.db, old);
+      await recordSignInEvent(db, { userId, kind, trace: traceOf(req, deviceNonce) });
       const { token, expiresAt } = await createSession(ctx.database.db, {
         userId,
         ip: req.ip,

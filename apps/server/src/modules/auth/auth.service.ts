@@ -12,29 +12,56 @@ import { dummyPasswordHash, hashPassword, verifyPassword } from './password';
 export interface RegisterOptions {
   /** The language of the account's e-mails (the sign-up page's language). */
   locale: Locale;
+  /**
+   * Called just before the account row is inserted (never for a taken address): the route reserves the
+   * e-mail domain's sign-up burst here and throws RATE_LIMITED past it. Its result's `release` is called
+   * when the insert loses a race to the same address after all.
+   */
+  beforeCreate?: () => Promise<{ release(): Promise<void> } | void>;
 }
+
+/** What a sign-up did: created an account, or found the address taken (by `owner`). */
+export type RegisterOutcome = { created: true; user: UserRow } | { created: false; owner: UserRow };
 
 /**
  * Creates an account (spec 000 §7 POST /api/auth/register), unverified: the welcome credits wait for
  * the e-mail verification (decision 020, `grantWelcomeCreditsOnce`). The e-mail is unique
  * case-insensitively; the first account created gets id 1 (the administrator).
- * @throws AppError EMAIL_TAKEN when the e-mail exists in any letter case (nothing is written).
+ * The password is hashed (argon2) whether or not the address is taken, so both cost the same time;
+ * a taken address is an outcome, not an error: the route answers it exactly like a new one and mails
+ * the owner instead (issue 21 point 10, decision 031).
+ * @throws whatever `opts.beforeCreate` throws (nothing is written then)
  */
-export async function registerUser(db: DbOrTx, input: RegisterRequest, opts: RegisterOptions): Promise<UserRow> {
+export async function registerAccount(db: DbOrTx, input: RegisterRequest, opts: RegisterOptions): Promise<RegisterOutcome> {
   const emailNormalized = normalizeEmail(input.email);
-  if (await findUserByEmail(db, emailNormalized)) throw new AppError('EMAIL_TAKEN');
   const passwordHash = await hashPassword(input.password);
+  const existing = await findUserByEmail(db, emailNormalized);
+  if (existing) return { created: false, owner: existing };
+  const reservation = await opts.beforeCreate?.();
   try {
     const [user] = await db
       .insert(users)
       .values({ email: input.email.trim(), emailNormalized, nickname: input.name.trim(), passwordHash, locale: opts.locale })
       .returning();
     if (!user) throw new AppError('INTERNAL');
-    return user;
+    return { created: true, user };
   } catch (err) {
-    if (isUniqueViolation(err)) throw new AppError('EMAIL_TAKEN');
-    throw err;
+    if (!isUniqueViolation(err)) throw err;
+    await reservation?.release();
+    const owner = await findUserByEmail(db, emailNormalized);
+    if (!owner) throw err;
+    return { created: false, owner };
   }
+}
+
+/**
+ * `registerAccount` for scripts and tests that want the new account or an error.
+ * @throws AppError EMAIL_TAKEN when the e-mail has an account in any letter case (nothing is written)
+ */
+export async function registerUser(db: DbOrTx, input: RegisterRequest, opts: RegisterOptions): Promise<UserRow> {
+  const outcome = await registerAccount(db, input, opts);
+  if (!outcome.created) throw new AppError('EMAIL_TAKEN');
+  return outcome.user;
 }
 
 export interface AuthenticateContext {

@@ -9,6 +9,13 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
  * signed with a key derived from APP_SECRET (rotating APP_SECRET invalidates every device cookie).
  */
 export const DEVICE_COOKIE = 'dewy_device';
+/**
+ * The cookie's path: every `/api/auth/*` route, so sign-up and social sign-in see the browser too (the
+ * sign-in history, decision 031), not only login. Until decision 031 it was `/api/auth/login`
+ * (LEGACY_DEVICE_COOKIE_PATH): a login clears that copy when it issues the new one.
+ */
+export const DEVICE_COOKIE_PATH = '/api/auth';
+export const LEGACY_DEVICE_COOKIE_PATH = '/api/auth/login';
 /** How long a device stays known without a new login (ms). */
 export const DEVICE_COOKIE_MAX_AGE_MS = 180 * 86_400_000;
 
@@ -31,8 +38,14 @@ const sign = (key: Buffer, payload: string) => createHmac('sha256', key).update(
  * @param nowMs issue time (ms since epoch)
  */
 export function issueDeviceCookie(key: Buffer, userId: number, nowMs = Date.now()): string {
-  const payload = `${userId}.${randomBytes(16).toString('base64url')}.${Math.floor(nowMs / 1000)}`;
-  return `${payload}.${sign(key, payload)}`;
+  return issueDevice(key, userId, nowMs).value;
+}
+
+/** Like `issueDeviceCookie`, with the new cookie's nonce (what the sign-in history records). */
+export function issueDevice(key: Buffer, userId: number, nowMs = Date.now()): { value: string; nonce: string } {
+  const nonce = randomBytes(16).toString('base64url');
+  const payload = `${userId}.${nonce}.${Math.floor(nowMs / 1000)}`;
+  return { value: `${payload}.${sign(key, payload)}`, nonce };
 }
 
 /**

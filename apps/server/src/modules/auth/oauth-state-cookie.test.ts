@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { oauthStateKey, openOAuthState, sameState, sealOAuthState } from './oauth-state-cookie';
-import { safeReturnPath } from './social.routes';
+import { safeReturnPath } from '@dewy/contracts';
 
 const key = oauthStateKey('x'.repeat(32));
 const attempt = { p: 'kakao' as const, s: 'S'.repeat(43), v: 'V'.repeat(43), i: 'login' as const, u: null, n: '/pricing', l: 'ko' as const };

@@ -9,6 +9,8 @@ import {
   LoginResponseSchema,
   SocialProviderSchema,
   SocialProvidersResponseSchema,
+  RETURN_PATH_MAX,
+  safeReturnPath,
   type ErrorCode,
 } from '@dewy/contracts';
 import { loadSecret } from '../../bootstrap';
@@ -21,32 +23,29 @@ import { clientKey } from '../../lib/rate-limit';
 import { createSocialProviders, type RedirectOAuthProvider, type SocialProfile } from '../../providers/oauth';
 import { presentUser } from '../users/users.presenter';
 import { currentUser, userOf } from './auth.guard';
-import { cookieSecure, setSessionCookie } from './auth.routes';
+import { cookieSecure, setDeviceCookie, setSessionCookie } from './auth.routes';
+import { deviceCookieKey, issueDevice } from './device-cookie';
+import { recordSignInEvent, signInTrace, signInTraceKey } from './sign-in-history';
 import { OAUTH_STATE_MAX_AGE_S, oauthStateCookieName, oauthStateKey, openOAuthState, sameState, sealOAuthState, type OAuthStatePayload } from './oauth-state-cookie';
 import { createSession, deleteSession, SESSION_COOKIE, sessionIdFor } from './session.service';
 import { confirmSocialReauth, linkSocialIdentity, listIdentities, markSocialReauth, signInWithSocial, unlinkSocialIdentity } from './social.service';
 
 const REDIRECT_PROVIDERS = ['naver', 'kakao'] as const;
 
-/**
- * A same-site path to return to after a redirect flow (`/mypage`, `/pricing?x=1`), or null: one leading
- * slash, no scheme-relative `//`, no backslash or control characters, at most 200 characters.
- */
-export function safeReturnPath(value: unknown): string | null {
-  if (typeof value !== 'string' || value.length > 200) return null;
-  // eslint-disable-next-line no-control-regex
-  if (!/^\/(?![/\\])/.test(value) || /[\\\u0000-\u001f\u007f]/.test(value)) return null;
-  return value.replace(/^\/en(?=\/|$)/, '') || '/';
-}
-
 /** `path` in the page language: `/en` prefix for English (spec 000 §2), with `params` added. */
 function pagePath(locale: 'ko' | 'en', path: string, params: Record<string, string>): string {
-  const [p = '/', q = ''] = path.split('?', 2);
-  const search = new URLSearchParams(q);
+  // Every path that reaches a Location passes the one return-path rule here (decision 031), whatever its source.
+  const safe = safeReturnPath(path) ?? '/';
+  const hashAt = safe.indexOf('#');
+  const beforeHash = hashAt === -1 ? safe : safe.slice(0, hashAt);
+  const hash = hashAt === -1 ? '' : safe.slice(hashAt);
+  const queryAt = beforeHash.indexOf('?');
+  const p = queryAt === -1 ? beforeHash : beforeHash.slice(0, queryAt);
+  const search = new URLSearchParams(queryAt === -1 ? '' : beforeHash.slice(queryAt + 1));
   for (const [k, v] of Object.entries(params)) search.set(k, v);
   const prefixed = locale === 'en' ? (p === '/' ? '/en' : `/en${p}`) : p;
   const s = search.toString();
-  return s ? `${prefixed}?${s}` : prefixed;
+  return `${s ? `${prefixed}?${s}` : prefixed}${hash}`;
 }
 
 /** The AppError code of a failure, INTERNAL for anything else (logged). */
@@ -71,6 +70,8 @@ export function socialAuthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const providers = createSocialProviders(ctx.config);
     const secret = loadSecret(ctx.config);
     const stateKey = oauthStateKey(secret);
+    const deviceKey = deviceCookieKey(secret);
+    const traceKey = signInTraceKey(secret);
     const db = ctx.database.db;
     // A social sign-up is a sign-up: it shares POST /api/auth/register's per-IP limit (decision 008).
     const signupPerIp = app.createRateLimit({ max: ctx.config.signupLimits.perIp, timeWindow: ctx.config.signupLimits.ipWindowMs, keyGenerator: (req) => `signup:ip:${clientKey(req.ip)}` });
@@ -99,6 +100,10 @@ export function socialAuthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       const { token, expiresAt } = await createSession(db, { userId: user.id, ip: req.ip, userAgent: req.headers['user-agent'], policy: ctx.config.session });
       await markSocialReauth(db, sessionIdFor(token));
       setSessionCookie(ctx, req, reply, token, expiresAt);
+      // A sign-in like a password one: the browser gets a device cookie and the sign-in goes into the history (decision 031).
+      const device = issueDevice(deviceKey, user.id);
+      await recordSignInEvent(db, { userId: user.id, kind: 'social', trace: signInTrace(traceKey, req.ip, device.nonce) });
+      setDeviceCookie(ctx, req, reply, device.value);
     }
 
     /** Link or re-authenticate the signed-in user with `profile`; a reauth marks the current session. */
@@ -147,7 +152,7 @@ export function socialAuthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         `/api/auth/${name}`,
         {
           config: { access: 'public' },
-          schema: { tags: ['auth'], querystring: z.object({ intent: z.enum(['login', 'link', 'reauth']).default('login'), next: z.string().max(200).optional(), locale: z.enum(['ko', 'en']).optional() }) },
+          schema: { tags: ['auth'], querystring: z.object({ intent: z.enum(['login', 'link', 'reauth']).default('login'), next: z.string().max(RETURN_PATH_MAX).optional(), locale: z.enum(['ko', 'en']).optional() }) },
         },
         async (req, reply) => {
           const locale = req.query.locale ?? requestLocale(req.headers, req.cookies);
@@ -181,8 +186,10 @@ export function socialAuthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           reply.clearCookie(cookieName, { path: cookiePath });
           const locale = attempt?.l ?? requestLocale(req.headers, req.cookies);
           const intent = attempt?.i ?? 'login';
+          // The sealed next was checked at the start; checked again here, as every next is (decision 031).
+          const next = safeReturnPath(attempt?.n);
           const fail = (code: ErrorCode) =>
-            reply.redirect(pagePath(locale, intent === 'login' ? '/login' : (attempt?.n ?? '/mypage'), { [intent === 'login' ? 'error' : 'socialError']: code }), 303);
+            reply.redirect(pagePath(locale, intent === 'login' ? '/login' : (next ?? '/mypage'), { [intent === 'login' ? 'error' : 'socialError']: code }), 303);
           if (!provider) return fail('NOT_CONFIGURED');
           if (!attempt || attempt.p !== name || !req.query.state || !sameState(req.query.state, attempt.s)) return fail('OAUTH_STATE_MISMATCH');
           if (req.query.error) return fail(req.query.error === 'access_denied' ? 'SOCIAL_CANCELLED' : 'SOCIAL_AUTH_FAILED');
@@ -193,13 +200,13 @@ export function socialAuthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
               const { user, created } = await signInWithSocial(db, profile, signInOptions(req));
               await startSession(req, reply, user);
               req.log.info({ userId: user.id, provider: name, created }, 'social sign-in');
-              return reply.redirect(pagePath(locale, attempt.n ?? '/upscale', {}), 303);
+              return reply.redirect(pagePath(locale, next ?? '/upscale', {}), 303);
             }
             // Link and reauth act for the account that started the flow, and only while it is still signed in.
             const user = await currentUser(ctx, req, reply).catch(() => null);
             if (!user || user.id !== attempt.u) return fail('UNAUTHENTICATED');
             await applyIntent(req, attempt.i, user.id, profile);
-            return reply.redirect(pagePath(locale, attempt.n ?? '/mypage', { social: attempt.i === 'link' ? 'linked' : 'reauth', provider: name }), 303);
+            return reply.redirect(pagePath(locale, next ?? '/mypage', { social: attempt.i === 'link' ? 'linked' : 'reauth', provider: name }), 303);
           } catch (err) {
             // 002 §9: the grace period's undo prompt on the login page, with the short-lived undo token.
             if (isAppError(err) && err.code === 'ACCOUNT_DELETION_PENDING' && intent === 'login') {

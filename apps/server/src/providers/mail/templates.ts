@@ -42,6 +42,16 @@ export function passwordResetMail(locale: Locale, to: string, a: { url: string; 
     : message(to, '[Dewy] Reset your password', ['We received a request to reset your password.', `Set a new password with the link below. It works once, for ${a.minutes} minutes; resetting signs you out on every other device.`, 'If you did not ask for this, ignore this e-mail: your password stays as it is.'], { url: a.url, label: 'Reset password' });
 }
 
+/**
+ * "Someone tried to sign up with your address" (issue 21 point 10, decision 031): sent to the owner
+ * instead of telling the sign-up page that the address has an account; how to sign in or reset.
+ */
+export function signupAttemptMail(locale: Locale, to: string, a: { loginUrl: string; resetUrl: string }): MailMessage {
+  return locale === 'ko'
+    ? message(to, '[Dewy] 이 이메일 주소로 가입 시도가 있었습니다', ['누군가 이 이메일 주소로 Dewy 가입을 시도했습니다. 이 주소로는 이미 계정이 있으므로 새 계정은 만들어지지 않았습니다.', `본인이 시도하셨다면 기존 계정으로 로그인하세요. 비밀번호가 기억나지 않으면 여기에서 재설정할 수 있습니다: ${a.resetUrl}`, '본인이 아니라면 이 메일을 무시하셔도 됩니다. 계정은 바뀌지 않았습니다.'], { url: a.loginUrl, label: '로그인하기' })
+    : message(to, '[Dewy] Someone tried to sign up with your e-mail address', ['Someone tried to sign up to Dewy with this e-mail address. It already has an account, so no new account was created.', `If it was you, sign in to your account. If you forgot your password, you can reset it here: ${a.resetUrl}`, 'If it was not you, you can ignore this e-mail: nothing about your account has changed.'], { url: a.loginUrl, label: 'Sign in' });
+}
+
 /** Confirms a deletion request (002 §9): when the account goes for good and how to undo. */
 export function deletionRequestedMail(locale: Locale, to: string, a: { dueDate: string; loginUrl: string }): MailMessage {
   return locale === 'ko'

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { GoogleLinkRequest, IdentitiesResponse, SocialIntent, SocialProvider, SocialProvidersResponse, User } from '@dewy/contracts';
+import { safeReturnPath, type GoogleLinkRequest, type IdentitiesResponse, type SocialIntent, type SocialProvider, type SocialProvidersResponse, type User } from '@dewy/contracts';
 import { apiRequest } from '../../lib/api-client';
 
 /** React Query keys of social sign-in. */
@@ -49,6 +49,7 @@ export function deleteIdentity(provider: SocialProvider): Promise<IdentitiesResp
 export function socialStartUrl(provider: 'naver' | 'kakao', opts: { locale: 'ko' | 'en'; intent?: 'login' | SocialIntent; next?: string | null }): string {
   const q = new URLSearchParams({ locale: opts.locale });
   if (opts.intent && opts.intent !== 'login') q.set('intent', opts.intent);
-  if (opts.next) q.set('next', opts.next);
+  const next = safeReturnPath(opts.next);
+  if (next) q.set('next', next);
   return `/api/auth/${provider}?${q.toString()}`;
 }

@@ -1,11 +1,10 @@
-import { DeletionPendingDetailsSchema, type DeletionPendingDetails } from '@dewy/contracts';
+import { DeletionPendingDetailsSchema, safeReturnPath, type DeletionPendingDetails } from '@dewy/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { postUndoDeletion } from '../../../lib/account-api';
 import { formatSeoulDate } from '../../../lib/format';
 import { ApiError } from '../../../lib/api-client';
-import { safeNextPath } from '../../../lib/locale-path';
 import { useSession } from '../../../lib/session';
 import { useLocale } from '../../../lib/use-locale';
 import { parseSocialRedirectError } from '@dewy/contracts';
@@ -38,7 +37,7 @@ export function LoginPage() {
   const { lp, locale } = useLocale();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const next = safeNextPath(params.get('next'));
+  const next = safeReturnPath(params.get('next'));
   const { signIn } = useSession();
   const login = useLogin();
   const location = useLocation();

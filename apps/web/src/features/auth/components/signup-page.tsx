@@ -15,7 +15,9 @@ import type { LoginPrefill } from './login-page';
 
 /**
  * /signup (spec 000 §2/§8): name, e-mail, password; success → toast and /login with the e-mail carried
- * over in the navigation state (issue 17; never in the address). A refused field is named with its rule.
+ * over in the navigation state (issue 17; never in the address). The server answers an address that
+ * already has an account exactly like a new one and mails its owner (decision 031), so the toast says
+ * "check your mail" in words that fit both. A refused field is named with its rule.
  * Google sign-up signs in at once (decision 021).
  */
 export function SignupPage() {
