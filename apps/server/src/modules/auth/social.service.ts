@@ -50,7 +50,8 @@ async function touchIdentity(db: DbOrTx, id: number, profile: SocialProfile): Pr
  *   takeover): SOCIAL_ACCOUNT_EXISTS — the owner signs in and links from My Page;
  * - a new identity without a verified e-mail never creates, matches or links anything: SOCIAL_EMAIL_UNVERIFIED.
  * Concurrent sign-ins of the same new identity create one account and one identity: the loser of the
- * unique index finds the winner's identity and signs in to it.
+ * unique index — or one that finds the winner's account by its e-mail before its own insert — finds the
+ * winner's identity and signs in to it.
  * @throws AppError SOCIAL_EMAIL_UNVERIFIED, SOCIAL_ACCOUNT_EXISTS, and whatever `opts.beforeCreate` throws
  */
 export async function signInWithSocial(db: DbOrTx, profile: SocialProfile, opts: SocialSignInOptions): Promise<SocialSignInResult> {
@@ -63,7 +64,14 @@ export async function signInWithSocial(db: DbOrTx, profile: SocialProfile, opts:
   }
   if (!profile.email || !profile.emailVerified) throw new AppError('SOCIAL_EMAIL_UNVERIFIED');
   const email = profile.email;
-  if (await findUserByEmail(db, email)) throw new AppError('SOCIAL_ACCOUNT_EXISTS');
+  if (await findUserByEmail(db, email)) {
+    // A parallel sign-in of this same identity may have created the account between our identity
+    // lookup and this one: that account is this identity's, so sign in to it. Any other account with
+    // the address is never linked silently.
+    const winner = await signInAsWinner(db, profile);
+    if (winner) return winner;
+    throw new AppError('SOCIAL_ACCOUNT_EXISTS');
+  }
   await opts.beforeCreate?.();
   try {
     const user = await inTransaction(db, async (tx) => {
@@ -78,11 +86,17 @@ export async function signInWithSocial(db: DbOrTx, profile: SocialProfile, opts:
     if (!isUniqueViolation(err)) throw err;
     // A parallel sign-in of this identity won the race: sign in to its account. Otherwise the e-mail
     // was taken meanwhile by another account: never linked silently.
-    const winner = await findIdentity(db, profile.provider, profile.subject);
-    const user = winner && (await findUserById(db, winner.userId));
-    if (user) return { user, created: false };
+    const winner = await signInAsWinner(db, profile);
+    if (winner) return winner;
     throw new AppError('SOCIAL_ACCOUNT_EXISTS');
   }
+}
+
+/** The account a parallel sign-in of the same identity created, if there is one now. */
+async function signInAsWinner(db: DbOrTx, profile: SocialProfile) {
+  const winner = await findIdentity(db, profile.provider, profile.subject);
+  const user = winner && (await findUserById(db, winner.userId));
+  return user ? { user, created: false } : null;
 }
 
 /**
