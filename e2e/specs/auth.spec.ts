@@ -68,6 +68,6 @@ test('a duplicate e-mail in another case is answered like a new one: check your 
   await page.getByTestId('signup-submit').click();
   // The page does not say the address has an account; the owner's mailbox does.
   await expect(page).toHaveURL(/\/en\/login$/);
-  await expect(page.getByText('If this address already has an account, the mail tells you how to sign in.')).toBeVisible();
+  await expect(page.getByText(`We sent a mail to ${email.toUpperCase()}. Follow it, then log in`)).toBeVisible();
   await expect(page.getByTestId('signup-error')).toHaveCount(0);
 });
