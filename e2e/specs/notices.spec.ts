@@ -232,7 +232,7 @@ test.describe.serial('notice board, legal pages and maintenance', () => {
       await page.goto(`/${doc}/kr`);
       await expect(page.getByTestId('legal-title')).toHaveText(ko);
       await expect(page.getByTestId('legal-page')).toHaveAttribute('data-locale', 'ko');
-      await expect(page.getByTestId('legal-updated')).toContainText('최종 수정일: 2026년 11월 24일');
+      await expect(page.getByTestId('legal-updated')).toContainText('최종 수정일: 2026년 11월 27일');
       await expect(page.getByTestId('legal-company')).toContainText('운영자가 입력할 예정');
       // /…/en is English even in this Korean session; the header stays Korean.
       await page.getByTestId('legal-switch-en').click();

@@ -165,7 +165,7 @@ export interface ResumeSubscriptionResponse {
 
 /** Success messages of the plan-change call, in the caller's language. */
 export const PLAN_CHANGE_MESSAGES = {
-  upgraded: { ko: '플랜이 업그레이드되었습니다. 차액이 결제되고 크레딧 차이가 바로 지급됩니다.', en: 'Your plan was upgraded. The prorated difference is charged and the extra credits are added now.' },
+  upgraded: { ko: '플랜이 업그레이드되었습니다. 일할 계산된 차액이 결제되고, 같은 비율의 크레딧 차이가 바로 지급됩니다.', en: 'Your plan was upgraded. The prorated difference is charged and the same share of the extra monthly credits is added now.' },
   downgradeScheduled: { ko: '다음 결제 주기부터 새 플랜이 적용됩니다.', en: 'The new plan applies from your next billing cycle.' },
   downgradeWithdrawn: { ko: '예약된 플랜 변경이 취소되었습니다.', en: 'The scheduled plan change was withdrawn.' },
 } as const;

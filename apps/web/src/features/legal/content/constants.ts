@@ -5,7 +5,7 @@
  */
 export const LEGAL = {
   /** Every document's last change (a calendar day in Asia/Seoul). */
-  lastUpdated: '2026-11-24',
+  lastUpdated: '2026-11-27',
   refundWindowDays: 7,
   refundReviewBusinessDays: 1,
   refundPayoutDays: [3, 10],

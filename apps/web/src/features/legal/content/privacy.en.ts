@@ -55,6 +55,7 @@ export const privacyEn: LegalDocument = {
             ['Account data', `Until you delete your account, then up to ${R.accountYearsAfterDeletion} years for disputes and fraud prevention`],
             ['Billing and tax data', `${R.billingYearsAfterFiscalYear} years after the end of the fiscal year (Korean tax law)`],
             ['Usage and analytics data', `${R.analyticsMonths} months`],
+            ['Sign-in history (keyed hashes of the IP address and of the login-protection device cookie, never the address or cookie itself)', '30 days; deleted with the account'],
             ['Support records', `${R.supportYears} years (Korean Act on Consumer Protection in Electronic Commerce)`],
           ],
         ),
@@ -85,7 +86,7 @@ export const privacyEn: LegalDocument = {
           ['Name', 'Purpose', 'Kept for'],
           [
             ['dewy_sid', 'Keeps you logged in (a cookie scripts cannot read)', 'Until you log out or the session expires'],
-            ['dewy_device', 'Recognises a device you have logged in from, to stop password-guessing attacks', '180 days'],
+            ['dewy_device', 'Recognises a device you have logged in or signed up from, to stop password-guessing attacks and referral rewards claimed by the referrer\'s own second account', '180 days'],
             ['locale', 'Remembers the language you chose (Korean or English)', '1 year'],
             ['dewy_aff', 'Links a sign-up to the member whose share link you followed (only after clicking a share link)', 'Up to 30 days'],
             ['Browser storage (localStorage)', 'Showing your account in the header, your language and retouch options', 'Until you log out or clear it'],

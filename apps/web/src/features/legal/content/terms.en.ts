@@ -89,7 +89,7 @@ export const termsEn: LegalDocument = {
           'A subscription renews and is charged automatically every month on the same day until it is cancelled.',
           `The Company e-mails you ${L.renewalReminderDays.slice(0, -1).join(', ')} and ${L.renewalReminderDays.at(-1)} day before each renewal with the date and the amount.`,
           'You can cancel at any time and keep using your plan until the end of the period already paid for. Before that period ends you can revoke the cancellation.',
-          'An upgrade applies immediately: the prorated difference for the rest of the period is charged and the difference in credits is granted at once. A downgrade applies from the next billing period.',
+          'An upgrade applies immediately: the prorated difference for the rest of the period is charged and the difference in monthly credits, prorated the same way, is granted at once. A downgrade applies from the next billing period.',
         ),
       ],
     },
