@@ -39,7 +39,7 @@ describe.each(TEST_DATABASES)('image generation on Kling ($name)', (kind) => {
       { workers: true },
     );
     cfg = t.ctx.config.vendors.kling!;
-  }, 60_000);
+  }); // the hook timeout of vitest.config.ts: a deadline, generous under load
   afterAll(async () => {
     await t?.close();
     await kling?.close();
