@@ -3,9 +3,13 @@ import { defineConfig } from 'vitest/config';
 // One Vitest run for every workspace's unit and integration tests (*.test.ts beside the code).
 export default defineConfig({
   test: {
+    // Migrates one PGlite cluster and one PostgreSQL database per run; suites copy them (decision 033).
+    globalSetup: ['apps/server/test/global-setup.ts'],
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts', 'apps/web/src/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
+    // Deadlines, not margins: no verdict depends on them (decision 033); generous so that a suite on a
+    // saturated 2-core machine (npm run test:stress) is not cut off while it waits for its events.
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,

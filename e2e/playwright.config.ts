@@ -28,6 +28,9 @@ export const E2E_DATA_DIR = dataDir;
 const SEEDREAM_PORT = Number(process.env.E2E_SEEDREAM_PORT ?? PORT + 1500);
 const SEEDREAM_KEY = 'e2e-seedream-key';
 
+/** Specs that use the shared administrator account or publish notices every page may show. */
+const GLOBAL_STATE_SPECS = ['**/notices.spec.ts', '**/image-generation.spec.ts'];
+
 /**
  * A fake vendor server started before the app (Playwright's webServer list), on 127.0.0.1; `ready` is
  * the URL that answers once it listens, or just its port.
@@ -44,9 +47,17 @@ export default defineConfig({
   outputDir: path.join(ROOT, '.artifacts/e2e-results'),
   timeout: 180_000,
   expect: { timeout: 15_000 },
+  // Two workers on one server: every spec signs up its own users, so spec files run side by side
+  // (tests inside a file stay in order). The specs that change or read what every page shows (the
+  // administrator account, notices) run afterwards in a project of their own, one at a time (decision 033).
   fullyParallel: false,
-  workers: 1,
-  retries: process.env.CI ? 1 : 0,
+  workers: 2,
+  projects: [
+    { name: 'independent', testIgnore: GLOBAL_STATE_SPECS },
+    { name: 'global-state', testMatch: GLOBAL_STATE_SPECS, workers: 1, dependencies: ['independent'] },
+  ],
+  // A test that needs a retry is a defect to fix: flakiness is reported, not hidden, in CI too (decision 033).
+  retries: 0,
   reporter: [['list']],
   use: {
     baseURL: `http://localhost:${PORT}`,

@@ -88,11 +88,13 @@ function pgExecutor(client: { query: (text: string, values?: unknown[]) => Promi
 /**
  * Opens the database named by the config and runs the migrations.
  * - `{kind:'pglite', dir}`: embedded PostgreSQL (WASM) in `dir`, guarded by a lock file; `dir: ':memory:'`
- *   gives a throw-away in-memory database (tests).
+ *   gives a throw-away in-memory database (tests). `loadDataDir` (in-memory only) starts it from a
+ *   `PGlite.dumpDataDir()` tarball instead of an empty cluster: the tests' once-per-run migrated copy
+ *   (decision 033); the migrations still run and find nothing left to do.
  * - `{kind:'postgres', url}`: node-postgres pool.
  * @throws Error when the PGlite folder is owned by another live process.
  */
-export async function openDatabase(cfg: { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string; poolMax?: number }): Promise<Database> {
+export async function openDatabase(cfg: { kind: 'pglite'; dir: string; loadDataDir?: Blob } | { kind: 'postgres'; url: string; poolMax?: number }): Promise<Database> {
   if (cfg.kind === 'pglite') {
     const memory = cfg.dir === ':memory:';
     let release = () => {};
@@ -101,7 +103,7 @@ export async function openDatabase(cfg: { kind: 'pglite'; dir: string } | { kind
       fs.mkdirSync(cfg.dir, { recursive: true });
     }
     try {
-      const client = memory ? new PGlite() : new PGlite(cfg.dir);
+      const client = memory ? new PGlite(cfg.loadDataDir ? { loadDataDir: cfg.loadDataDir } : {}) : new PGlite(cfg.dir);
       await client.waitReady;
       const db = drizzlePglite(client, { schema }) as unknown as Db;
       await migratePglite(db as never, { migrationsFolder: MIGRATIONS_DIR });

@@ -1,11 +1,16 @@
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { openDatabase, type Database } from '../../src/db/client';
+import { ADMIN_URL, postgresReachable, type DbTemplates } from './db-templates';
 
 /**
  * The two databases every service suite runs against: PGlite in memory and a fresh PostgreSQL
  * database (created per suite on TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test,
- * dropped afterwards). When PostgreSQL is unreachable the PostgreSQL half is skipped locally with a
+ * dropped afterwards). Both start from the run's migrated template when the Vitest globalSetup built
+ * one (a copy of the PGlite data folder, `CREATE DATABASE … TEMPLATE` on PostgreSQL; decision 033), else
+ * from scratch; either way the migrator runs at open. When PostgreSQL is unreachable the PostgreSQL half is skipped locally with a
  * warning, and fails under CI (CI=true), where .ci/run guarantees a server.
  */
 export interface TestDatabaseKind {
@@ -13,19 +18,56 @@ export interface TestDatabaseKind {
   open(): Promise<Database & { dispose(): Promise<void> }>;
 }
 
-export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export { ADMIN_URL };
 
-async function postgresReachable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: ADMIN_URL, connectionTimeoutMillis: 2000 });
+/** The run's templates, or none (a helper used outside a Vitest run with the globalSetup). */
+function templates(): DbTemplates {
   try {
-    await c.connect();
-    await c.query('select 1');
-    return true;
+    return inject('dewyDbTemplates') ?? { pgliteDump: null, postgresTemplate: null };
   } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => {});
+    return { pgliteDump: null, postgresTemplate: null };
   }
+}
+
+/** The PGlite tarball of this run, read once per worker; undefined when there is none. */
+let pgliteDump: Promise<Blob | undefined> | undefined;
+function pgliteTemplate(): Promise<Blob | undefined> {
+  pgliteDump ??= (async () => {
+    const file = templates().pgliteDump;
+    if (!file) return undefined;
+    try {
+      return new Blob([await fs.promises.readFile(file)]);
+    } catch {
+      return undefined; // removed or never written: migrate from scratch
+    }
+  })();
+  return pgliteDump;
+}
+
+/** Creates a PostgreSQL database copied from `template` (already migrated); as `createPostgresDatabase`. */
+async function createPostgresDatabaseFrom(template: string | null): Promise<{ url: string; drop(): Promise<void> }> {
+  if (!template) return createPostgresDatabase();
+  const name = `dewy_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  } catch {
+    return createPostgresDatabase(); // template gone (or in use): an empty database, migrated at open
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const a = new pg.Client({ connectionString: ADMIN_URL });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await a.end();
+    },
+  };
 }
 
 /** Creates an empty PostgreSQL database and returns its URL and a drop function. */
@@ -58,7 +100,7 @@ export const TEST_DATABASES: TestDatabaseKind[] = [
   {
     name: 'pglite',
     async open() {
-      const db = await openDatabase({ kind: 'pglite', dir: ':memory:' });
+      const db = await openDatabase({ kind: 'pglite', dir: ':memory:', loadDataDir: await pgliteTemplate() });
       return Object.assign(db, { dispose: () => db.close() });
     },
   },
@@ -67,7 +109,7 @@ export const TEST_DATABASES: TestDatabaseKind[] = [
         {
           name: 'postgres' as const,
           async open() {
-            const created = await createPostgresDatabase();
+            const created = await createPostgresDatabaseFrom(templates().postgresTemplate);
             const db = await openDatabase({ kind: 'postgres', url: created.url, poolMax: 20 });
             return Object.assign(db, {
               async dispose() {

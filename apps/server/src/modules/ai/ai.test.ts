@@ -33,7 +33,7 @@ describe.each(TEST_DATABASES)('AI text tools on $name', (kind) => {
   let plain: TestApp;
   beforeAll(async () => {
     fake = await startFakeOpenAi();
-    t = await createTestApp(kind, { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'text-model', LLM_VISION_MODEL: 'vision-model', LLM_API_KEY: 'sk-x', LLM_RETRY_BASE_MS: '5', LLM_TIMEOUT_MS: '1500', LLM_MAX_RETRIES: '1' });
+    t = await createTestApp(kind, { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'text-model', LLM_VISION_MODEL: 'vision-model', LLM_API_KEY: 'sk-x', LLM_RETRY_BASE_MS: '5', LLM_TIMEOUT_MS: '3600000', LLM_MAX_RETRIES: '1' });
     plain = await createTestApp(kind);
   });
   afterAll(async () => {
@@ -179,24 +179,32 @@ describe.each(TEST_DATABASES)('AI text tools on $name', (kind) => {
   });
 
   it('chat: a model failure, a refusal and a timeout refund the charge; the JSON answer says why', async () => {
-    const u = await signUpAndLogin(t.app);
-    for (const [b, status, code] of [
-      [{ kind: 'status', status: 500 }, 502, 'AI_UNAVAILABLE'],
-      [{ kind: 'content_filter' }, 422, 'AI_REFUSED'],
-      [{ kind: 'hang' }, 504, 'AI_TIMEOUT'],
-    ] as const) {
-      fake.reset();
-      fake.script(b, b); // the retry meets the same failure
-      const r = await send(u.cookie, { text: 'hello' }, undefined, { 'accept-language': 'en' });
-      expect(r.statusCode, r.body).toBe(status);
-      expect(r.json().code).toBe(code);
-      expect(r.json().error).toMatch(/refunded/);
-      expect(await balance(t, u.user.id)).toBe(300);
+    // The timeout on its own app with a short vendor timeout; `t` waits for the vendor as long as any
+    // test runs, so no other answer can time out on a loaded machine.
+    const quick = await createTestApp(kind, { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'text-model', LLM_API_KEY: 'sk-x', LLM_RETRY_BASE_MS: '5', LLM_TIMEOUT_MS: '1500', LLM_MAX_RETRIES: '1' });
+    try {
+      for (const [b, status, code, app] of [
+        [{ kind: 'status', status: 500 }, 502, 'AI_UNAVAILABLE', t],
+        [{ kind: 'content_filter' }, 422, 'AI_REFUSED', t],
+        [{ kind: 'hang' }, 504, 'AI_TIMEOUT', quick],
+      ] as const) {
+        const u = await signUpAndLogin(app.app);
+        fake.reset();
+        fake.script(b, b); // the retry meets the same failure
+        const f = chatForm({ text: 'hello' });
+        const r = await app.app.inject({ method: 'POST', url: '/api/ai/chat', headers: { cookie: u.cookie, ...f.headers, 'accept-language': 'en' }, payload: f.payload });
+        expect(r.statusCode, r.body).toBe(status);
+        expect(r.json().code).toBe(code);
+        expect(r.json().error).toMatch(/refunded/);
+        expect(await balance(app, u.user.id)).toBe(300);
+        const rows = await app.ctx.database.db.select().from(aiRequests).where(eq(aiRequests.userId, u.user.id));
+        expect(rows.map((x) => x.status)).toEqual(['refunded']);
+        await booksBalance(app, u.user.id);
+      }
+    } finally {
+      await quick.close();
     }
-    const rows = await t.ctx.database.db.select().from(aiRequests).where(eq(aiRequests.userId, u.user.id));
-    expect(rows.map((r) => r.status)).toEqual(['refunded', 'refunded', 'refunded']);
-    await booksBalance(t, u.user.id);
-  });
+  }, 180_000);
 
   it('chat streams with Accept: text/event-stream: start, deltas, done; a broken stream ends with an error event and a refund', async () => {
     const u = await signUpAndLogin(t.app);
@@ -222,9 +230,9 @@ describe.each(TEST_DATABASES)('AI text tools on $name', (kind) => {
   });
 
   it('stop (the page closes the stream): text written so far is kept and charged; a stop before any text is refunded at once', async () => {
-    // Its own app with a vendor timeout of 30 s: a stop must end the request long before the timeout
-    // could, so the assertions below hold by a wide margin on a loaded CI machine too.
-    const slow = await createTestApp(kind, { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'text-model', LLM_API_KEY: 'sk-x', LLM_RETRY_BASE_MS: '5', LLM_TIMEOUT_MS: '30000', LLM_MAX_RETRIES: '1' });
+    // Its own app with a vendor timeout no test outlives (1 h): only the stop can end these requests, so
+    // reaching the final status at all proves the stop did it; the polls below are deadlines, not margins.
+    const slow = await createTestApp(kind, { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'text-model', LLM_API_KEY: 'sk-x', LLM_RETRY_BASE_MS: '5', LLM_TIMEOUT_MS: '3600000', LLM_MAX_RETRIES: '1' });
     try {
       const u = await signUpAndLogin(slow.app);
       const base = await slow.app.listen({ port: 0, host: '127.0.0.1' });
@@ -242,25 +250,21 @@ describe.each(TEST_DATABASES)('AI text tools on $name', (kind) => {
       const statusOf = async (threadId: string) => (await slow.ctx.database.db.select().from(aiRequests).where(eq(aiRequests.threadId, threadId)))[0]?.status;
 
       fake.script({ kind: 'stall' }); // one chunk ("Wait"), then silence
-      const t0 = Date.now();
       const threadId = await sendAndStop('tell me a long story', 'delta');
-      await expect.poll(() => statusOf(threadId), { timeout: 10_000, interval: 50 }).toBe('completed');
-      expect(Date.now() - t0).toBeLessThan(15_000); // well before the 30 s vendor timeout
+      await expect.poll(() => statusOf(threadId), { timeout: 60_000, interval: 50 }).toBe('completed');
       const msgs = (await slow.app.inject({ url: `/api/ai/threads/${threadId}/messages`, headers: { cookie: u.cookie } })).json().messages;
       expect(msgs.map((m: { role: string; text: string }) => `${m.role}:${m.text}`)).toEqual(['user:tell me a long story', 'assistant:Wait']);
       expect(await balance(slow, u.user.id)).toBe(297);
 
       fake.script({ kind: 'hang' }); // nothing ever comes; only the stop can end this request in time
-      const t1 = Date.now();
       const second = await sendAndStop('never mind', 'start');
-      await expect.poll(() => statusOf(second), { timeout: 10_000, interval: 50 }).toBe('refunded');
-      expect(Date.now() - t1).toBeLessThan(15_000);
+      await expect.poll(() => statusOf(second), { timeout: 60_000, interval: 50 }).toBe('refunded');
       expect(await balance(slow, u.user.id)).toBe(297);
       await booksBalance(slow, u.user.id);
     } finally {
       await slow.close();
     }
-  });
+  }, 180_000);
 
   it('limits the vendor calls one user starts per minute, all AI routes together, counted exactly under a parallel burst', async () => {
     const limited = await createTestApp(kind, { LLM_BASE_URL: fake.baseUrl, LLM_MODEL: 'text-model', LLM_API_KEY: 'sk-x', LLM_RETRY_BASE_MS: '5', AI_REQUESTS_PER_MINUTE: '5' });

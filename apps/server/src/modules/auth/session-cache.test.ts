@@ -213,12 +213,10 @@ describe('SessionCache', () => {
     expect(await awaitEcho([5], mark, 1000)).toBe(true);
     // heard later (PostgreSQL's LISTEN connection); both users needed
     mark = notificationMark();
-    const waiting = awaitEcho([6, 7], mark, 10_000);
+    const waiting = awaitEcho([6, 7], mark, 60_000);
     db.notify('u:6');
     setTimeout(() => db.notify('u:7'), 20);
-    const started2 = Date.now();
-    expect(await waiting).toBe(true);
-    expect(Date.now() - started2).toBeLessThan(5000); // heard, not timed out (10 s)
+    expect(await waiting).toBe(true); // heard (true), not given up at the deadline (false)
     // one heard BEFORE the mark does not count
     db.notify('u:8');
     mark = notificationMark();

@@ -69,7 +69,7 @@ describe.skipIf(!hasPostgres)('session cache across two API processes on Postgre
       b.on('exit', (code) => reject(new Error(`API process B exited ${code}: ${err}`)));
       setTimeout(() => reject(new Error(`API process B did not start: ${out} ${err}`)), 60_000);
     });
-  }, 90_000);
+  }); // the hook timeout of vitest.config.ts: a deadline, generous under load
 
   afterAll(async () => {
     if (b && b.exitCode === null) {

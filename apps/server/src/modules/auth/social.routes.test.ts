@@ -335,10 +335,13 @@ describe.each(TEST_DATABASES)('social sign-in on $name', (kind) => {
     const left = (await t.app.inject({ url: '/api/auth/identities', cookies: { dewy_sid: sid } })).json();
     expect(left).toMatchObject({ hasPassword: false });
     expect(left.identities).toHaveLength(1);
-    // A password account may unlink its only identity.
+    // A password account may unlink its only identity. Its own Kakao user: which of the three identities
+    // survived the parallel unlinks is the scheduler's choice, and a Kakao identity still linked to the
+    // first account could not be linked here.
+    fake.users.kakao = { id: 8_000_000 + seq, email: `kakao-pw${seq}@kakao.example`, isEmailValid: true, isEmailVerified: true, nickname: `카카오pw${seq}` };
     const pw = await signUpAndLogin(t.app);
     const pwSid = pw.cookie.slice('dewy_sid='.length);
-    await callback('kakao', await startFlow('kakao', { sid: pwSid, query: '?intent=link' }), pwSid);
+    expect((await callback('kakao', await startFlow('kakao', { sid: pwSid, query: '?intent=link' }), pwSid)).headers.location).toBe('/mypage?social=linked&provider=kakao');
     const un = await t.app.inject({ method: 'DELETE', url: '/api/auth/identities/kakao', cookies: { dewy_sid: pwSid } });
     expect(un.statusCode).toBe(200);
     expect(un.json()).toEqual({ hasPassword: true, identities: [] });

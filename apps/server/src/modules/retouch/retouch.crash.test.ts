@@ -31,7 +31,8 @@ function startWorker(env: Record<string, string>, until: RegExp) {
       if (m) resolve(m);
     });
     child.on('exit', (code) => reject(new Error(`worker exited ${code}: ${err}`)));
-    setTimeout(() => reject(new Error(`worker timed out: ${out} ${err}`)), 60_000);
+    // A deadline for the line (a worker process starts tsx, PGlite and the migrations: slow under load).
+    setTimeout(() => reject(new Error(`worker timed out: ${out} ${err}`)), 240_000).unref();
   });
   return { child, line, output: () => out };
 }
@@ -83,7 +84,7 @@ describe.each(kinds)('a worker killed mid-job on %s', (kind) => {
     } finally {
       await closeContext(ctx, { graceful: false });
     }
-  });
+  }, 300_000);
 
   it('keeps a completed result and charges once when killed after completing', async () => {
     const env = await setup();
@@ -102,5 +103,5 @@ describe.each(kinds)('a worker killed mid-job on %s', (kind) => {
     } finally {
       await closeContext(ctx, { graceful: false });
     }
-  });
+  }, 300_000);
 });

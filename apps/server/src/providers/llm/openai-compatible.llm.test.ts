@@ -121,4 +121,15 @@ describe('OpenAI-compatible LLM adapter', () => {
     setTimeout(() => ctl.abort(), 100);
     expect(await failureOf(llm.chat([{ role: 'user', text: 'x' }], { signal: ctl.signal, onDelta: () => {} }))).toBe('aborted');
   });
+
+  it('a caller that aborted before the call starts is not kept waiting for the vendor timeout', async () => {
+    // The page's stop can land while the server still reads the thread, before the model call: the
+    // call must end at once as aborted (before, it ignored the spent signal and hung until timeoutMs).
+    const slow = make({ timeoutMs: 3_600_000 });
+    fake.script({ kind: 'hang' });
+    const ctl = new AbortController();
+    ctl.abort();
+    expect(await failureOf(slow.chat([{ role: 'user', text: 'x' }], { signal: ctl.signal, onDelta: () => {} }))).toBe('aborted');
+    expect(await failureOf(slow.complete('sys', 'x', { signal: ctl.signal }))).toBe('aborted');
+  });
 });

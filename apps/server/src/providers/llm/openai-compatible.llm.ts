@@ -84,6 +84,8 @@ export function createOpenAiCompatibleLlm(o: OpenAiCompatibleOptions): LlmProvid
     };
     const onAbort = () => ctl.abort();
     signal?.addEventListener('abort', onAbort, { once: true });
+    // A signal aborted before this attempt (the page stopped while the thread was read) fires no event.
+    if (signal?.aborted) ctl.abort();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
