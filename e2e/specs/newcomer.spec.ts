@@ -131,6 +131,10 @@ async function expectFabClear(page: Page, label: string, opts: { scan?: number }
   return shown;
 }
 
+// Every test opens its own context and signs up its own account: the file's tests spread over the
+// workers (it is the longest spec file; decision 033).
+test.describe.configure({ mode: 'parallel' });
+
 test.describe('the Korean web font', () => {
   for (const width of WIDTHS) {
     test(`landing and login render Korean in the self-hosted Noto Sans KR at ${width} px`, async ({ browser }) => {
