@@ -1,39 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLemonSqueezy, type FakeLemonSqueezy, type FakeLsResource } from '../../../test/fakes/fake-lemonsqueezy.server';
+import type { FakeLemonSqueezy } from '../../../test/fakes/fake-lemonsqueezy.server';
+import { startLemonSqueezyBillingApp, type LemonSqueezyBillingApp } from '../../../test/helpers/billing';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
-import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
+import { signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { getBalance, ledgerSums } from '../credits/credits.service';
-import { createLemonSqueezyProvider } from './providers/lemonsqueezy.provider';
 
 /**
  * The billing service with the Lemon Squeezy adapter against its fake server: LS-signed webhooks into
  * our route, LS's own semantics (no event ids, an order for every purchase, downgrades switching the
  * variant at once) giving the same credits as the sandbox.
  */
-const VARIANTS = { basic: '101', deluxe: '102', premium: '103', package1: '201', package2: '202', package3: '203', package4: '204', package5: '205' };
-const PRICES: Record<string, number> = { '101': 900, '102': 1900, '103': 2900, '201': 500, '202': 1000, '203': 1500, '204': 2000, '205': 3000 };
-
 describe.each(TEST_DATABASES)('billing with Lemon Squeezy (fake) on $name', (kind) => {
   let t: TestApp;
   let fake: FakeLemonSqueezy;
+  let deliver: LemonSqueezyBillingApp['deliver'];
+  let lastCheckout: LemonSqueezyBillingApp['lastCheckout'];
+  let close: LemonSqueezyBillingApp['close'];
   beforeAll(async () => {
-    fake = await startFakeLemonSqueezy({
-      apiKey: 'ls_key', storeId: '77', signingSecret: 'ls_signing_secret',
-      variants: Object.fromEntries(Object.entries(PRICES).map(([id, price]) => [id, { price, subscription: id.startsWith('1') }])),
-    });
-    const payments = createLemonSqueezyProvider({ apiKey: 'ls_key', storeId: '77', webhookSecret: 'ls_signing_secret', baseUrl: fake.origin, variants: VARIANTS });
-    t = await createTestApp(kind, {}, { payments });
+    ({ t, fake, deliver, lastCheckout, close } = await startLemonSqueezyBillingApp(kind));
   });
   afterAll(async () => {
-    await t?.close();
-    await fake?.close();
+    await close?.();
   });
-
-  const deliver = (eventName: string, object: FakeLsResource) => {
-    const { body, headers } = fake.signedWebhook(eventName, object);
-    return t.app.inject({ method: 'POST', url: '/api/payment/webhook', headers, payload: body });
-  };
-  const lastCheckout = () => [...fake.checkouts.keys()].at(-1)!;
   const books = async (userId: number) => {
     const b = await getBalance(t.ctx.database.db, userId);
     expect((await ledgerSums(t.ctx.database.db, userId)).total).toBe(b.total);

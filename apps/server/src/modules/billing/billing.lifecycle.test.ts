@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
+import { paySandboxCheckout, startSandboxBillingApp } from '../../../test/helpers/billing';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { creditLedger, users } from '../../db/schema';
 import { getBalance, ledgerSums, spend } from '../credits/credits.service';
@@ -15,8 +16,7 @@ describe.each(TEST_DATABASES)('billing lifecycle on $name', (kind) => {
   let t: TestApp;
   let sandbox: SandboxProvider;
   beforeAll(async () => {
-    t = await createTestApp(kind);
-    sandbox = t.ctx.payments as SandboxProvider;
+    ({ t, sandbox } = await startSandboxBillingApp(kind));
   });
   afterAll(async () => {
     await t?.close();
@@ -32,13 +32,7 @@ describe.each(TEST_DATABASES)('billing lifecycle on $name', (kind) => {
     const res = await post(cookie, url, body);
     expect(res.statusCode, res.body).toBe(200);
     const { checkout_url, checkoutId } = res.json() as { checkout_url: string; checkoutId: string };
-    const form = await t.app.inject({
-      method: 'POST',
-      url: checkout_url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ card, action: 'pay' }).toString(),
-    });
-    await sandbox.idle();
+    const form = await paySandboxCheckout(t, checkout_url, card);
     return { checkoutId, redirect: form.headers.location as string | undefined, status: form.statusCode };
   }
 

@@ -1,17 +1,24 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { startFakeLemonSqueezy, type FakeLemonSqueezy, type FakeLsResource } from '../../../test/fakes/fake-lemonsqueezy.server';
-import { startFakeStripe, type FakeStripe } from '../../../test/fakes/fake-stripe.server';
+import type { FakeLemonSqueezy } from '../../../test/fakes/fake-lemonsqueezy.server';
+import type { FakeStripe } from '../../../test/fakes/fake-stripe.server';
+import {
+  paySandboxCheckout,
+  startLemonSqueezyBillingApp,
+  startSandboxBillingApp,
+  startStripeBillingApp,
+  stripeSessionOf as sessionOf,
+  type LemonSqueezyBillingApp,
+  type StripeBillingApp,
+} from '../../../test/helpers/billing';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
-import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
+import { signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import type { DbOrTx } from '../../db/client';
 import { billingCheckouts, billingEvents, creditLedger, sandboxObjects, subscriptions, users } from '../../db/schema';
 import { creditPeriods, getBalance, grant, ledgerSums, refund, spend } from '../credits/credits.service';
 import type { PaymentsProvider } from './payments-provider';
-import { createLemonSqueezyProvider } from './providers/lemonsqueezy.provider';
 import type { SandboxProvider } from './providers/sandbox.provider';
-import { createStripeProvider } from './providers/stripe.provider';
 
 /**
  * One subscription at a time (issue 21 point 2) and refunds into ended periods (point 5), decision 029,
@@ -36,8 +43,7 @@ describe.each(TEST_DATABASES)('one subscription at a time (sandbox) on $name', (
   let t: TestApp;
   let sandbox: SandboxProvider;
   beforeAll(async () => {
-    t = await createTestApp(kind);
-    sandbox = t.ctx.payments as SandboxProvider;
+    ({ t, sandbox } = await startSandboxBillingApp(kind));
   });
   afterAll(async () => {
     await t?.close();
@@ -45,11 +51,7 @@ describe.each(TEST_DATABASES)('one subscription at a time (sandbox) on $name', (
 
   const post = (cookie: string, url: string, payload: object, lang = 'ko') =>
     t.app.inject({ method: 'POST', url, headers: { cookie, 'accept-language': lang }, payload });
-  const payForm = async (checkoutUrl: string, card = '4242 4242 4242 4242') => {
-    const r = await t.app.inject({ method: 'POST', url: checkoutUrl, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ card, action: 'pay' }).toString() });
-    await sandbox.idle();
-    return r;
-  };
+  const payForm = (checkoutUrl: string, card?: string) => paySandboxCheckout(t, checkoutUrl, card);
   const subscribe = async (cookie: string, plan: string) => {
     const r = await post(cookie, '/api/payment/checkout', { plan });
     expect(r.statusCode, r.body).toBe(200);
@@ -169,35 +171,18 @@ describe.each(TEST_DATABASES)('one subscription at a time (sandbox) on $name', (
   });
 });
 
-const STRIPE_PRICES = { basic: 'price_basic', deluxe: 'price_deluxe', premium: 'price_premium', package1: 'price_pack1', package2: 'price_pack2', package3: 'price_pack3', package4: 'price_pack4', package5: 'price_pack5' };
-const month = { interval: 'month' as const };
-
 describe.each(TEST_DATABASES)('a duplicate subscription through the Stripe fake on $name', (kind) => {
   let t: TestApp;
   let fake: FakeStripe;
   let payments: PaymentsProvider;
+  let deliver: StripeBillingApp['deliver'];
+  let close: StripeBillingApp['close'];
   beforeAll(async () => {
-    fake = await startFakeStripe({
-      secretKey: 'sk_test_dewy_one_subscription_01',
-      webhookSecret: 'whsec_dewy_one_subscription',
-      prices: {
-        price_basic: { amount: 900, recurring: month }, price_deluxe: { amount: 1900, recurring: month }, price_premium: { amount: 2900, recurring: month },
-        price_pack1: { amount: 500 }, price_pack2: { amount: 1000 }, price_pack3: { amount: 1500 }, price_pack4: { amount: 2000 }, price_pack5: { amount: 3000 },
-      },
-    });
-    payments = createStripeProvider({ secretKey: 'sk_test_dewy_one_subscription_01', webhookSecret: 'whsec_dewy_one_subscription', baseUrl: fake.origin, prices: STRIPE_PRICES });
-    t = await createTestApp(kind, {}, { payments });
+    ({ t, fake, payments, deliver, close } = await startStripeBillingApp(kind, { secretKey: 'sk_test_dewy_one_subscription_01', webhookSecret: 'whsec_dewy_one_subscription' }));
   });
   afterAll(async () => {
-    await t?.close();
-    await fake?.close();
+    await close?.();
   });
-
-  const deliver = (type: string, id: string) => {
-    const ev = fake.signedEvent(type, fake.object(id));
-    return t.app.inject({ method: 'POST', url: '/api/payment/webhook', headers: ev.headers, payload: ev.body });
-  };
-  const sessionOf = (url: string) => [...url.matchAll(/cs_[A-Za-z0-9_]+/g)].at(-1)![0];
 
   it('the second subscription is cancelled at Stripe and its invoice refunded; its refund webhook takes nothing', async () => {
     const { cookie, user } = await signUpAndLogin(t.app);
@@ -223,31 +208,19 @@ describe.each(TEST_DATABASES)('a duplicate subscription through the Stripe fake 
   });
 });
 
-const LS_VARIANTS = { basic: '101', deluxe: '102', premium: '103', package1: '201', package2: '202', package3: '203', package4: '204', package5: '205' };
-const LS_PRICES: Record<string, number> = { '101': 900, '102': 1900, '103': 2900, '201': 500, '202': 1000, '203': 1500, '204': 2000, '205': 3000 };
-
 describe.each(TEST_DATABASES)('a duplicate subscription through the Lemon Squeezy fake on $name', (kind) => {
   let t: TestApp;
   let fake: FakeLemonSqueezy;
   let payments: PaymentsProvider;
+  let deliver: LemonSqueezyBillingApp['deliver'];
+  let lastCheckout: LemonSqueezyBillingApp['lastCheckout'];
+  let close: LemonSqueezyBillingApp['close'];
   beforeAll(async () => {
-    fake = await startFakeLemonSqueezy({
-      apiKey: 'ls_key', storeId: '77', signingSecret: 'ls_signing_secret',
-      variants: Object.fromEntries(Object.entries(LS_PRICES).map(([id, price]) => [id, { price, subscription: id.startsWith('1') }])),
-    });
-    payments = createLemonSqueezyProvider({ apiKey: 'ls_key', storeId: '77', webhookSecret: 'ls_signing_secret', baseUrl: fake.origin, variants: LS_VARIANTS });
-    t = await createTestApp(kind, {}, { payments });
+    ({ t, fake, payments, deliver, lastCheckout, close } = await startLemonSqueezyBillingApp(kind));
   });
   afterAll(async () => {
-    await t?.close();
-    await fake?.close();
+    await close?.();
   });
-
-  const deliver = (eventName: string, object: FakeLsResource) => {
-    const { body, headers } = fake.signedWebhook(eventName, object);
-    return t.app.inject({ method: 'POST', url: '/api/payment/webhook', headers, payload: body });
-  };
-  const lastCheckout = () => [...fake.checkouts.keys()].at(-1)!;
 
   it('the second subscription is cancelled at Lemon Squeezy and its invoice refunded; its refund webhook takes nothing', async () => {
     const { cookie, user } = await signUpAndLogin(t.app);

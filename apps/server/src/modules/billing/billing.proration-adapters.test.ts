@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { startFakeLemonSqueezy, type FakeLemonSqueezy, type FakeLsResource } from '../../../test/fakes/fake-lemonsqueezy.server';
-import { startFakeStripe, type FakeStripe } from '../../../test/fakes/fake-stripe.server';
+import type { FakeLemonSqueezy } from '../../../test/fakes/fake-lemonsqueezy.server';
+import type { FakeStripe } from '../../../test/fakes/fake-stripe.server';
+import { startLemonSqueezyBillingApp, startStripeBillingApp, subscribeThroughStripe, type LemonSqueezyBillingApp, type StripeBillingApp } from '../../../test/helpers/billing';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
-import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
+import { signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { billingPayments } from '../../db/schema';
 import { getBalance, ledgerSums } from '../credits/credits.service';
 import type { PaymentsProvider } from './payments-provider';
-import { createLemonSqueezyProvider } from './providers/lemonsqueezy.provider';
-import { createStripeProvider } from './providers/stripe.provider';
 
 /**
  * Issue 21 point 1 through each real adapter's invoice shape (decision 028), on PGlite and PostgreSQL:
@@ -29,43 +28,23 @@ async function books(t: TestApp, userId: number) {
 }
 const paymentOf = async (t: TestApp, invoiceId: string) => (await t.ctx.database.db.select().from(billingPayments).where(eq(billingPayments.providerId, invoiceId)))[0]!;
 
-const STRIPE_PRICES = { basic: 'price_basic', deluxe: 'price_deluxe', premium: 'price_premium', package1: 'price_pack1', package2: 'price_pack2', package3: 'price_pack3', package4: 'price_pack4', package5: 'price_pack5' };
-const month = { interval: 'month' as const };
-
 describe.each(TEST_DATABASES)('upgrade proration through the Stripe adapter (fake) on $name', (kind) => {
   let t: TestApp;
   let fake: FakeStripe;
   let provider: PaymentsProvider;
+  let deliver: StripeBillingApp['deliver'];
+  let close: StripeBillingApp['close'];
   beforeAll(async () => {
-    fake = await startFakeStripe({
-      secretKey: 'sk_test_dewy_proration_0001',
-      webhookSecret: 'whsec_dewy_proration',
-      prices: {
-        price_basic: { amount: 900, recurring: month }, price_deluxe: { amount: 1900, recurring: month }, price_premium: { amount: 2900, recurring: month },
-        price_pack1: { amount: 500 }, price_pack2: { amount: 1000 }, price_pack3: { amount: 1500 }, price_pack4: { amount: 2000 }, price_pack5: { amount: 3000 },
-      },
-    });
-    provider = createStripeProvider({ secretKey: 'sk_test_dewy_proration_0001', webhookSecret: 'whsec_dewy_proration', baseUrl: fake.origin, prices: STRIPE_PRICES });
-    t = await createTestApp(kind, {}, { payments: provider });
+    ({ t, fake, payments: provider, deliver, close } = await startStripeBillingApp(kind, { secretKey: 'sk_test_dewy_proration_0001', webhookSecret: 'whsec_dewy_proration' }));
   });
   afterAll(async () => {
-    await t?.close();
-    await fake?.close();
+    await close?.();
   });
-
-  const deliver = (type: string, id: string) => {
-    const ev = fake.signedEvent(type, fake.object(id));
-    return t.app.inject({ method: 'POST', url: '/api/payment/webhook', headers: ev.headers, payload: ev.body });
-  };
 
   /** A basic subscriber; the fake's clock then moved so that `left` of the period remains; upgraded to premium. */
   async function upgradeWith(left: number) {
     const { cookie, user } = await signUpAndLogin(t.app);
-    const r = await t.app.inject({ method: 'POST', url: '/api/payment/checkout', headers: { cookie }, payload: { plan: 'basic' } });
-    const session = [...(r.json().checkout_url as string).matchAll(/cs_[A-Za-z0-9_]+/g)].at(-1)![0];
-    const done = fake.completeCheckout(session);
-    expect((await deliver('checkout.session.completed', session)).statusCode).toBe(200);
-    expect((await deliver('invoice.paid', done.invoiceId!)).json().outcome).toBe('granted');
+    const { done } = await subscribeThroughStripe({ t, fake, deliver }, cookie, 'basic');
     if (left < 1) fake.advanceClock((1 - left) * 30 * 86_400);
     const up = await t.app.inject({ method: 'POST', url: '/api/payment/change-plan', headers: { cookie }, payload: { plan: 'premium' } });
     expect(up.json()).toMatchObject({ change: 'upgrade', plan: 'premium' });
@@ -96,35 +75,24 @@ describe.each(TEST_DATABASES)('upgrade proration through the Stripe adapter (fak
   });
 });
 
-const LS_VARIANTS = { basic: '101', deluxe: '102', premium: '103', package1: '201', package2: '202', package3: '203', package4: '204', package5: '205' };
-const LS_PRICES: Record<string, number> = { '101': 900, '102': 1900, '103': 2900, '201': 500, '202': 1000, '203': 1500, '204': 2000, '205': 3000 };
-
 describe.each(TEST_DATABASES)('upgrade proration through the Lemon Squeezy adapter (fake) on $name', (kind) => {
   let t: TestApp;
   let fake: FakeLemonSqueezy;
   let provider: PaymentsProvider;
+  let deliver: LemonSqueezyBillingApp['deliver'];
+  let lastCheckout: LemonSqueezyBillingApp['lastCheckout'];
+  let close: LemonSqueezyBillingApp['close'];
   beforeAll(async () => {
-    fake = await startFakeLemonSqueezy({
-      apiKey: 'ls_key', storeId: '77', signingSecret: 'ls_signing_secret',
-      variants: Object.fromEntries(Object.entries(LS_PRICES).map(([id, price]) => [id, { price, subscription: id.startsWith('1') }])),
-    });
-    provider = createLemonSqueezyProvider({ apiKey: 'ls_key', storeId: '77', webhookSecret: 'ls_signing_secret', baseUrl: fake.origin, variants: LS_VARIANTS });
-    t = await createTestApp(kind, {}, { payments: provider });
+    ({ t, fake, payments: provider, deliver, lastCheckout, close } = await startLemonSqueezyBillingApp(kind));
   });
   afterAll(async () => {
-    await t?.close();
-    await fake?.close();
+    await close?.();
   });
-
-  const deliver = (eventName: string, object: FakeLsResource) => {
-    const { body, headers } = fake.signedWebhook(eventName, object);
-    return t.app.inject({ method: 'POST', url: '/api/payment/webhook', headers, payload: body });
-  };
 
   it.each(CASES)('$left of the period left: the `updated` invoice charges that share and grants $credits credits', async ({ left, credits }) => {
     const { cookie, user } = await signUpAndLogin(t.app);
     await t.app.inject({ method: 'POST', url: '/api/payment/checkout', headers: { cookie }, payload: { plan: 'basic' } });
-    const done = fake.completeCheckout([...fake.checkouts.keys()].at(-1)!);
+    const done = fake.completeCheckout(lastCheckout());
     expect((await deliver('subscription_created', done.subscription!)).statusCode).toBe(200);
     expect((await deliver('subscription_payment_success', done.invoice!)).json().outcome).toBe('granted');
     // The fake prorates over its current period (created → renews_at); move its clock to leave `left`.

@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
-import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
-import { loadSecret } from '../../bootstrap';
+import { paySandboxCheckout, sandboxOperatorAuth, startSandboxBillingApp } from '../../../test/helpers/billing';
+import { signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { affiliateReferrals, affiliateRewards, billingEvents, billingPayments, creditLedger, sandboxObjects, subscriptions, users } from '../../db/schema';
 import { getBalance, ledgerSums } from '../credits/credits.service';
 import type { SandboxEventBody, SandboxProvider } from './providers/sandbox.provider';
-import { operatorToken } from './sandbox.routes';
 
 /**
  * Issue 21 point 1 on the sandbox (decision 028), on PGlite and PostgreSQL: an upgrade grants the plan
@@ -22,9 +21,8 @@ describe.each(TEST_DATABASES)('upgrade proration on the sandbox on $name', (kind
   let sandbox: SandboxProvider;
   let operator: string;
   beforeAll(async () => {
-    t = await createTestApp(kind);
-    sandbox = t.ctx.payments as SandboxProvider;
-    operator = `Bearer ${operatorToken(loadSecret(t.ctx.config))}`;
+    ({ t, sandbox } = await startSandboxBillingApp(kind));
+    operator = sandboxOperatorAuth(t);
   });
   afterAll(async () => {
     await t?.close();
@@ -44,14 +42,8 @@ describe.each(TEST_DATABASES)('upgrade proration on the sandbox on $name', (kind
     }
     const res = await post(cookie, '/api/payment/checkout', { plan: 'basic' });
     expect(res.statusCode, res.body).toBe(200);
-    const form = await t.app.inject({
-      method: 'POST',
-      url: res.json().checkout_url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ card: '4242 4242 4242 4242', action: 'pay' }).toString(),
-    });
+    const form = await paySandboxCheckout(t, res.json().checkout_url);
     expect(form.statusCode).toBe(303);
-    await sandbox.idle();
     const subId = (await db().select().from(users).where(eq(users.id, user.id)))[0]!.subscriptionId!;
     expect((await books(user.id)).subscription).toBe(4500);
     return { cookie, user, email, subId, sharerId };

@@ -1,15 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { startFakeLemonSqueezy, type FakeLemonSqueezy, type FakeLsResource } from '../../../test/fakes/fake-lemonsqueezy.server';
-import { startFakeStripe, type FakeStripe } from '../../../test/fakes/fake-stripe.server';
+import type { FakeLemonSqueezy } from '../../../test/fakes/fake-lemonsqueezy.server';
+import type { FakeStripe } from '../../../test/fakes/fake-stripe.server';
+import {
+  paySandboxCheckout,
+  startLemonSqueezyBillingApp,
+  startSandboxBillingApp,
+  startStripeBillingApp,
+  subscribeThroughStripe,
+  type LemonSqueezyBillingApp,
+  type StripeBillingApp,
+} from '../../../test/helpers/billing';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
-import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
+import { signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { billingPayments, users } from '../../db/schema';
 import type { MailMessage, MailProvider } from '../../providers/mail/mail.provider';
 import { getBalance } from '../credits/credits.service';
-import { createLemonSqueezyProvider } from './providers/lemonsqueezy.provider';
 import type { SandboxEventBody, SandboxProvider } from './providers/sandbox.provider';
-import { createStripeProvider } from './providers/stripe.provider';
 
 /**
  * What the customer sees about money (issue 21 points 12, 13, 16; decision 030), on PGlite and
@@ -35,19 +42,13 @@ function capturingMail(): MailProvider & { sent: MailMessage[]; failedFor(to: st
   };
 }
 
-const PRICES = { basic: 'price_basic', deluxe: 'price_deluxe', premium: 'price_premium', package1: 'price_pack1', package2: 'price_pack2', package3: 'price_pack3', package4: 'price_pack4', package5: 'price_pack5' };
-const month = { interval: 'month' as const };
-const VARIANTS = { basic: '101', deluxe: '102', premium: '103', package1: '201', package2: '202', package3: '203', package4: '204', package5: '205' };
-const LS_PRICES: Record<string, number> = { '101': 900, '102': 1900, '103': 2900, '201': 500, '202': 1000, '203': 1500, '204': 2000, '205': 3000 };
-
 describe.each(TEST_DATABASES)('billing states on $name', (kind) => {
   describe('sandbox', () => {
     let t: TestApp;
     let sandbox: SandboxProvider;
     const mail = capturingMail();
     beforeAll(async () => {
-      t = await createTestApp(kind, {}, { mail });
-      sandbox = t.ctx.payments as SandboxProvider;
+      ({ t, sandbox } = await startSandboxBillingApp(kind, { mail }));
     });
     afterAll(async () => {
       await t?.close();
@@ -59,9 +60,8 @@ describe.each(TEST_DATABASES)('billing states on $name', (kind) => {
     async function subscribe(plan: string) {
       const u = await signUpAndLogin(t.app, undefined, undefined, { verify: false });
       const co = (await post(u.cookie, '/api/payment/checkout', { plan })).json() as { checkout_url: string };
-      const paid = await t.app.inject({ method: 'POST', url: co.checkout_url, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'card=4242424242424242&action=pay' });
+      const paid = await paySandboxCheckout(t, co.checkout_url, '4242424242424242');
       expect(paid.statusCode).toBe(303);
-      await sandbox.idle();
       const { subscriptionId } = await sandbox.latestOf(u.user.id);
       return { ...u, subscriptionId: subscriptionId! };
     }
@@ -160,38 +160,22 @@ describe.each(TEST_DATABASES)('billing states on $name', (kind) => {
   describe('Stripe (fake)', () => {
     let t: TestApp;
     let fake: FakeStripe;
+    let deliver: StripeBillingApp['deliver'];
+    let close: StripeBillingApp['close'];
     const mail = capturingMail();
     beforeAll(async () => {
-      fake = await startFakeStripe({
-        secretKey: 'sk_test_dewy_billing_states_0001',
-        webhookSecret: 'whsec_dewy_billing_states',
-        prices: {
-          price_basic: { amount: 900, recurring: month }, price_deluxe: { amount: 1900, recurring: month }, price_premium: { amount: 2900, recurring: month },
-          price_pack1: { amount: 500 }, price_pack2: { amount: 1000 }, price_pack3: { amount: 1500 }, price_pack4: { amount: 2000 }, price_pack5: { amount: 3000 },
-        },
-      });
-      const payments = createStripeProvider({ secretKey: 'sk_test_dewy_billing_states_0001', webhookSecret: 'whsec_dewy_billing_states', baseUrl: fake.origin, prices: PRICES });
-      t = await createTestApp(kind, {}, { payments, mail });
+      ({ t, fake, deliver, close } = await startStripeBillingApp(kind, { secretKey: 'sk_test_dewy_billing_states_0001', webhookSecret: 'whsec_dewy_billing_states', mail }));
     });
     afterAll(async () => {
-      await t?.close();
-      await fake?.close();
+      await close?.();
     });
 
-    const deliver = (type: string, id: string) => {
-      const ev = fake.signedEvent(type, fake.object(id));
-      return t.app.inject({ method: 'POST', url: '/api/payment/webhook', headers: ev.headers, payload: ev.body });
-    };
     const post = (cookie: string, url: string, payload: object = {}) => t.app.inject({ method: 'POST', url, headers: { cookie }, payload });
     const status = async (cookie: string) => (await t.app.inject({ url: '/api/payment/subscription-status', headers: { cookie } })).json();
 
     async function subscribe(plan: string) {
       const u = await signUpAndLogin(t.app, undefined, 'stripe-pass-1', { verify: false });
-      const r = await post(u.cookie, '/api/payment/checkout', { plan });
-      const session = [...(r.json().checkout_url as string).matchAll(/cs_[A-Za-z0-9_]+/g)].at(-1)![0];
-      const done = fake.completeCheckout(session);
-      expect((await deliver('checkout.session.completed', session)).statusCode).toBe(200);
-      expect((await deliver('invoice.paid', done.invoiceId!)).json().outcome).toBe('granted');
+      const { done } = await subscribeThroughStripe({ t, fake, deliver }, u.cookie, plan);
       return { ...u, subscriptionId: done.subscriptionId! };
     }
 
@@ -234,31 +218,24 @@ describe.each(TEST_DATABASES)('billing states on $name', (kind) => {
   describe('Lemon Squeezy (fake)', () => {
     let t: TestApp;
     let fake: FakeLemonSqueezy;
+    let deliver: LemonSqueezyBillingApp['deliver'];
+    let lastCheckout: LemonSqueezyBillingApp['lastCheckout'];
+    let close: LemonSqueezyBillingApp['close'];
     const mail = capturingMail();
     beforeAll(async () => {
-      fake = await startFakeLemonSqueezy({
-        apiKey: 'ls_key', storeId: '77', signingSecret: 'ls_signing_secret',
-        variants: Object.fromEntries(Object.entries(LS_PRICES).map(([id, price]) => [id, { price, subscription: id.startsWith('1') }])),
-      });
-      const payments = createLemonSqueezyProvider({ apiKey: 'ls_key', storeId: '77', webhookSecret: 'ls_signing_secret', baseUrl: fake.origin, variants: VARIANTS });
-      t = await createTestApp(kind, {}, { payments, mail });
+      ({ t, fake, deliver, lastCheckout, close } = await startLemonSqueezyBillingApp(kind, { mail }));
     });
     afterAll(async () => {
-      await t?.close();
-      await fake?.close();
+      await close?.();
     });
 
-    const deliver = (eventName: string, object: FakeLsResource) => {
-      const { body, headers } = fake.signedWebhook(eventName, object);
-      return t.app.inject({ method: 'POST', url: '/api/payment/webhook', headers, payload: body });
-    };
     const post = (cookie: string, url: string, payload: object = {}) => t.app.inject({ method: 'POST', url, headers: { cookie }, payload });
     const status = async (cookie: string) => (await t.app.inject({ url: '/api/payment/subscription-status', headers: { cookie } })).json();
 
     async function subscribe(plan: string) {
       const u = await signUpAndLogin(t.app, undefined, 'ls-pass-1', { verify: false });
       await post(u.cookie, '/api/payment/checkout', { plan });
-      const done = fake.completeCheckout([...fake.checkouts.keys()].at(-1)!);
+      const done = fake.completeCheckout(lastCheckout());
       expect((await deliver('subscription_created', done.subscription!)).statusCode).toBe(200);
       expect((await deliver('subscription_payment_success', done.invoice!)).statusCode).toBe(200);
       return { ...u, subscription: done.subscription! };

@@ -1,42 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '../../../test/fakes/fake-stripe.server';
+import type { FakeStripe } from '../../../test/fakes/fake-stripe.server';
+import { startStripeBillingApp, type StripeBillingApp } from '../../../test/helpers/billing';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
-import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
+import { signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { getBalance, ledgerSums } from '../credits/credits.service';
-import { createStripeProvider } from './providers/stripe.provider';
 
 /**
  * The billing service with the Stripe adapter against its fake server: Stripe-signed events into our
  * webhook route give the same credits as the sandbox (pack, subscription, upgrade with an immediate
  * prorated invoice, downgrade by a schedule until the renewal, refund), and replays grant nothing.
  */
-const PRICES = { basic: 'price_basic', deluxe: 'price_deluxe', premium: 'price_premium', package1: 'price_pack1', package2: 'price_pack2', package3: 'price_pack3', package4: 'price_pack4', package5: 'price_pack5' };
-const month = { interval: 'month' as const };
-
 describe.each(TEST_DATABASES)('billing with Stripe (fake) on $name', (kind) => {
   let t: TestApp;
   let fake: FakeStripe;
+  let deliver: StripeBillingApp['deliver'];
+  let close: StripeBillingApp['close'];
   beforeAll(async () => {
-    fake = await startFakeStripe({
-      secretKey: 'sk_test_dewy_billing_service_0001',
-      webhookSecret: 'whsec_dewy_billing_service',
-      prices: {
-        price_basic: { amount: 900, recurring: month }, price_deluxe: { amount: 1900, recurring: month }, price_premium: { amount: 2900, recurring: month },
-        price_pack1: { amount: 500 }, price_pack2: { amount: 1000 }, price_pack3: { amount: 1500 }, price_pack4: { amount: 2000 }, price_pack5: { amount: 3000 },
-      },
-    });
-    const payments = createStripeProvider({ secretKey: 'sk_test_dewy_billing_service_0001', webhookSecret: 'whsec_dewy_billing_service', baseUrl: fake.origin, prices: PRICES });
-    t = await createTestApp(kind, {}, { payments });
+    ({ t, fake, deliver, close } = await startStripeBillingApp(kind, { secretKey: 'sk_test_dewy_billing_service_0001', webhookSecret: 'whsec_dewy_billing_service' }));
   });
   afterAll(async () => {
-    await t?.close();
-    await fake?.close();
+    await close?.();
   });
 
-  const deliver = (type: string, id: string) => {
-    const ev = fake.signedEvent(type, fake.object(id));
-    return t.app.inject({ method: 'POST', url: '/api/payment/webhook', headers: ev.headers, payload: ev.body });
-  };
   const sessionOf = (url: string) => {
     const id = [...url.matchAll(/cs_[A-Za-z0-9_]+/g)].at(-1)?.[0];
     expect(id, url).toBeTruthy();

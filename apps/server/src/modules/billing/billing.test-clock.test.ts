@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
-import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
-import { loadSecret } from '../../bootstrap';
+import { paySandboxCheckout, sandboxOperatorAuth, startSandboxBillingApp } from '../../../test/helpers/billing';
+import { signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { sandboxObjects, subscriptions, users } from '../../db/schema';
 import { getBalance, ledgerSums, spend } from '../credits/credits.service';
 import type { SandboxProvider } from './providers/sandbox.provider';
-import { operatorToken, parseDuration } from './sandbox.routes';
+import { parseDuration } from './sandbox.routes';
 
 /**
  * The sandbox's test clock (decision 028; `npm run billing -- advance <email> <duration>`), on PGlite and
@@ -30,9 +30,8 @@ describe.each(TEST_DATABASES)('sandbox test clock on $name', (kind) => {
   let sandbox: SandboxProvider;
   let operator: string;
   beforeAll(async () => {
-    t = await createTestApp(kind);
-    sandbox = t.ctx.payments as SandboxProvider;
-    operator = `Bearer ${operatorToken(loadSecret(t.ctx.config))}`;
+    ({ t, sandbox } = await startSandboxBillingApp(kind));
+    operator = sandboxOperatorAuth(t);
   });
   afterAll(async () => {
     await t?.close();
@@ -48,13 +47,7 @@ describe.each(TEST_DATABASES)('sandbox test clock on $name', (kind) => {
   async function subscriber() {
     const { cookie, user, email } = await signUpAndLogin(t.app);
     const res = await t.app.inject({ method: 'POST', url: '/api/payment/checkout', headers: { cookie }, payload: { plan: 'basic' } });
-    await t.app.inject({
-      method: 'POST',
-      url: res.json().checkout_url,
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({ card: '4242 4242 4242 4242', action: 'pay' }).toString(),
-    });
-    await sandbox.idle();
+    await paySandboxCheckout(t, res.json().checkout_url);
     const subId = (await db().select().from(users).where(eq(users.id, user.id)))[0]!.subscriptionId!;
     return { cookie, user, email, subId };
   }

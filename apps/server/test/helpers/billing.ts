@@ -1,0 +1,190 @@
+import { expect } from 'vitest';
+import type { LightMyRequestResponse } from 'fastify';
+import { loadSecret } from '../../src/bootstrap';
+import type { MailProvider } from '../../src/providers/mail/mail.provider';
+import type { PaymentsProvider } from '../../src/modules/billing/payments-provider';
+import { createLemonSqueezyProvider } from '../../src/modules/billing/providers/lemonsqueezy.provider';
+import type { SandboxProvider } from '../../src/modules/billing/providers/sandbox.provider';
+import { createStripeProvider } from '../../src/modules/billing/providers/stripe.provider';
+import { operatorToken } from '../../src/modules/billing/sandbox.routes';
+import { startFakeLemonSqueezy, type FakeLemonSqueezy, type FakeLsResource } from '../fakes/fake-lemonsqueezy.server';
+import { startFakeStripe, type FakeStripe, type FakeStripePrice } from '../fakes/fake-stripe.server';
+import type { TestDatabaseKind } from './databases';
+import { createTestApp, type TestApp } from './test-app';
+
+/**
+ * Shared setup of the billing suites (apps/server/src/modules/billing/*.test.ts): a test app on one
+ * test database whose payments go through the sandbox, or through the Stripe or Lemon Squeezy adapter
+ * against its fake server, with the webhook-delivery and checkout helpers every such suite needs.
+ * Each `start…BillingApp` is meant for a `beforeAll`; its `close` (for the `afterAll`) closes what it
+ * started: the test app first, then the fake server.
+ */
+
+/** Our plans and packs → the Stripe price ids the fake knows (the adapter's `prices` setting). */
+export const STRIPE_TEST_PRICES = {
+  basic: 'price_basic', deluxe: 'price_deluxe', premium: 'price_premium',
+  package1: 'price_pack1', package2: 'price_pack2', package3: 'price_pack3', package4: 'price_pack4', package5: 'price_pack5',
+};
+
+const month = { interval: 'month' as const };
+
+/** The Stripe fake's price table by price id: plans $9/$19/$29 a month, packs $5–$30 once. */
+export const STRIPE_FAKE_PRICES: Record<string, FakeStripePrice> = {
+  price_basic: { amount: 900, recurring: month }, price_deluxe: { amount: 1900, recurring: month }, price_premium: { amount: 2900, recurring: month },
+  price_pack1: { amount: 500 }, price_pack2: { amount: 1000 }, price_pack3: { amount: 1500 }, price_pack4: { amount: 2000 }, price_pack5: { amount: 3000 },
+};
+
+/** Our plans and packs → the Lemon Squeezy variant ids the fake knows (the adapter's `variants` setting). */
+export const LS_TEST_VARIANTS = { basic: '101', deluxe: '102', premium: '103', package1: '201', package2: '202', package3: '203', package4: '204', package5: '205' };
+
+/** The Lemon Squeezy fake's prices in cents by variant id; the 1xx variants are monthly subscriptions. */
+export const LS_TEST_PRICES: Record<string, number> = { '101': 900, '102': 1900, '103': 2900, '201': 500, '202': 1000, '203': 1500, '204': 2000, '205': 3000 };
+
+/** Starts `build()` after `started`, closing `started` again when `build()` throws (nothing is left running). */
+async function orClose<T>(started: { close(): Promise<void> }, build: () => Promise<T>): Promise<T> {
+  try {
+    return await build();
+  } catch (e) {
+    await started.close().catch(() => {});
+    throw e;
+  }
+}
+
+/** A test app paying through the Stripe adapter against a fake Stripe server. */
+export interface StripeBillingApp {
+  t: TestApp;
+  fake: FakeStripe;
+  /** The Stripe adapter the app uses (pointed at `fake.origin`). */
+  payments: PaymentsProvider;
+  /** Posts to /api/payment/webhook a Stripe-signed `type` event about the fake's current object `id`. */
+  deliver(type: string, id: string): Promise<LightMyRequestResponse>;
+  /** Closes the test app, then the fake server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a fake Stripe server with {@link STRIPE_FAKE_PRICES}, the Stripe adapter against it
+ * ({@link STRIPE_TEST_PRICES}) and a test app on `kind` using it. `secretKey` / `webhookSecret` are
+ * shared by the fake and the adapter (defaults are fine unless a suite checks them); `mail` replaces
+ * the app's mail transport.
+ */
+export async function startStripeBillingApp(
+  kind: TestDatabaseKind,
+  opts: { secretKey?: string; webhookSecret?: string; mail?: MailProvider } = {},
+): Promise<StripeBillingApp> {
+  const secretKey = opts.secretKey ?? 'sk_test_dewy_billing_fake_0001';
+  const webhookSecret = opts.webhookSecret ?? 'whsec_dewy_billing_fake';
+  const fake = await startFakeStripe({ secretKey, webhookSecret, prices: STRIPE_FAKE_PRICES });
+  return orClose(fake, async () => {
+    const payments = createStripeProvider({ secretKey, webhookSecret, baseUrl: fake.origin, prices: STRIPE_TEST_PRICES });
+    const t = await createTestApp(kind, {}, { payments, mail: opts.mail });
+    return {
+      t,
+      fake,
+      payments,
+      deliver(type, id) {
+        const ev = fake.signedEvent(type, fake.object(id));
+        return t.app.inject({ method: 'POST', url: '/api/payment/webhook', headers: ev.headers, payload: ev.body });
+      },
+      async close() {
+        await t.close();
+        await fake.close();
+      },
+    };
+  });
+}
+
+/** The last Checkout Session id (`cs_…`) in a Stripe checkout URL. */
+export const stripeSessionOf = (url: string) => [...url.matchAll(/cs_[A-Za-z0-9_]+/g)].at(-1)![0];
+
+/**
+ * Subscribes the signed-in `cookie` to `plan` through the Stripe fake: opens the checkout, completes its
+ * session at the fake and delivers `checkout.session.completed` (expects 200) and the first
+ * `invoice.paid` (expects `granted`). @returns the session id and what the fake created.
+ */
+export async function subscribeThroughStripe(s: Pick<StripeBillingApp, 't' | 'fake' | 'deliver'>, cookie: string, plan: string) {
+  const r = await s.t.app.inject({ method: 'POST', url: '/api/payment/checkout', headers: { cookie }, payload: { plan } });
+  const session = stripeSessionOf(r.json().checkout_url as string);
+  const done = s.fake.completeCheckout(session);
+  expect((await s.deliver('checkout.session.completed', session)).statusCode).toBe(200);
+  expect((await s.deliver('invoice.paid', done.invoiceId!)).json().outcome).toBe('granted');
+  return { session, done };
+}
+
+/** A test app paying through the Lemon Squeezy adapter against a fake Lemon Squeezy store. */
+export interface LemonSqueezyBillingApp {
+  t: TestApp;
+  fake: FakeLemonSqueezy;
+  /** The Lemon Squeezy adapter the app uses (pointed at `fake.origin`). */
+  payments: PaymentsProvider;
+  /** Posts to /api/payment/webhook an LS-signed `eventName` webhook carrying `object`. */
+  deliver(eventName: string, object: FakeLsResource): Promise<LightMyRequestResponse>;
+  /** The id of the newest checkout the fake holds. */
+  lastCheckout(): string;
+  /** Closes the test app, then the fake server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a fake Lemon Squeezy store (API key `ls_key`, store 77, signing secret `ls_signing_secret`)
+ * with {@link LS_TEST_PRICES}, the adapter against it ({@link LS_TEST_VARIANTS}) and a test app on
+ * `kind` using it; `mail` replaces the app's mail transport.
+ */
+export async function startLemonSqueezyBillingApp(kind: TestDatabaseKind, opts: { mail?: MailProvider } = {}): Promise<LemonSqueezyBillingApp> {
+  const fake = await startFakeLemonSqueezy({
+    apiKey: 'ls_key', storeId: '77', signingSecret: 'ls_signing_secret',
+    variants: Object.fromEntries(Object.entries(LS_TEST_PRICES).map(([id, price]) => [id, { price, subscription: id.startsWith('1') }])),
+  });
+  return orClose(fake, async () => {
+    const payments = createLemonSqueezyProvider({ apiKey: 'ls_key', storeId: '77', webhookSecret: 'ls_signing_secret', baseUrl: fake.origin, variants: LS_TEST_VARIANTS });
+    const t = await createTestApp(kind, {}, { payments, mail: opts.mail });
+    return {
+      t,
+      fake,
+      payments,
+      deliver(eventName, object) {
+        const { body, headers } = fake.signedWebhook(eventName, object);
+        return t.app.inject({ method: 'POST', url: '/api/payment/webhook', headers, payload: body });
+      },
+      lastCheckout: () => [...fake.checkouts.keys()].at(-1)!,
+      async close() {
+        await t.close();
+        await fake.close();
+      },
+    };
+  });
+}
+
+/** A test app on the default (sandbox) payments provider. */
+export interface SandboxBillingApp {
+  t: TestApp;
+  /** The app's sandbox provider (`t.ctx.payments`). */
+  sandbox: SandboxProvider;
+  /** Closes the test app. */
+  close(): Promise<void>;
+}
+
+/** Starts a test app on `kind` paying through the sandbox; `mail` replaces the app's mail transport. */
+export async function startSandboxBillingApp(kind: TestDatabaseKind, opts: { mail?: MailProvider } = {}): Promise<SandboxBillingApp> {
+  const t = await createTestApp(kind, {}, { mail: opts.mail });
+  return { t, sandbox: t.ctx.payments as SandboxProvider, close: () => t.close() };
+}
+
+/** The `authorization` header value of the sandbox operator (POST /api/admin/billing/sandbox) of `t`. */
+export const sandboxOperatorAuth = (t: TestApp) => `Bearer ${operatorToken(loadSecret(t.ctx.config))}`;
+
+/**
+ * Submits the sandbox's hosted checkout form at `checkoutUrl` with `card` (default: the approved test
+ * card) and waits until the sandbox's webhooks are delivered. @returns the form's answer (303 to the
+ * success or failed page).
+ */
+export async function paySandboxCheckout(t: TestApp, checkoutUrl: string, card = '4242 4242 4242 4242') {
+  const form = await t.app.inject({
+    method: 'POST',
+    url: checkoutUrl,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ card, action: 'pay' }).toString(),
+  });
+  await (t.ctx.payments as SandboxProvider).idle();
+  return form;
+}
