@@ -4,7 +4,7 @@ import { count, sql } from 'drizzle-orm';
 import { TEST_DATABASES } from '../test/helpers/databases';
 import { makeJpeg, multipartBody } from '../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../test/helpers/test-app';
-import { creditLedger, images, uploads, users } from './db/schema';
+import { creditLedger, jobs, uploads, users } from './db/schema';
 import { getBalance, ledgerSums } from './modules/credits/credits.service';
 
 /**
@@ -33,11 +33,11 @@ describe.each(TEST_DATABASES)('request input rules on $name', (kind) => {
     await t?.close();
   });
 
-  const n = async (table: typeof users | typeof creditLedger | typeof images | typeof uploads) => (await t.ctx.database.db.select({ n: count() }).from(table))[0]!.n;
+  const n = async (table: typeof users | typeof creditLedger | typeof jobs | typeof uploads) => (await t.ctx.database.db.select({ n: count() }).from(table))[0]!.n;
   const snapshot = async () => ({
     users: await n(users),
     ledger: await n(creditLedger),
-    images: await n(images),
+    jobs: await n(jobs),
     uploads: await n(uploads),
     balance: (await getBalance(t.ctx.database.db, userId)).total,
     ledgerSum: (await ledgerSums(t.ctx.database.db, userId)).total,

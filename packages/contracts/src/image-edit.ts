@@ -122,6 +122,8 @@ export const SEEDREAM_ERROR_CODES = [
   'InternalServiceError',
   'GenerationFailed',
 ] as const;
+/** One of {@link SEEDREAM_ERROR_CODES}: the code an image-edit failure carries on the wire (002 §8). */
+export type SeedreamErrorCode = (typeof SEEDREAM_ERROR_CODES)[number];
 
 /** GET /api/seedream/status/{id} (002 §7). `error` is set when failed (credits were refunded). */
 export const SeedreamStatusResponseSchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Payload of every paid tool job: the id of its history row (`images.id`). Everything else (the
+ * Payload of every paid tool job: the id of its job row (`jobs.id`). Everything else (the
  * input, the cost, the owner) is read from that row, so a payload can never disagree with what was
  * charged.
  */

@@ -49,7 +49,7 @@ describe.each(TEST_DATABASES)('job queue shutdown on $name', (kind) => {
     const t0 = Date.now();
     await queue.stop({ graceful: true, timeoutMs: 1500 });
     expect(ended, 'the handler finished before stop resolved').toBe(true);
-    expect(reason).toMatchObject({ message: 'SHUTDOWN' });
+    expect(reason).toMatchObject({ message: 'SHUTDOWN', failureCode: 'JOB_LOST' });
     expect(Date.now() - t0).toBeLessThan(15_000);
     // closing the database right away is safe: nothing of the queue writes to it any more (an unhandled
     // rejection here would fail the run)

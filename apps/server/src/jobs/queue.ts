@@ -1,15 +1,22 @@
 import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database, Tx } from '../db/client';
+import { JobFailure } from '../lib/job-failure';
 import type { JobMap, JobName, JobSchemas } from './job-map';
 
 /** What a handler gets beside its payload. */
 export interface JobRunContext {
   /** The queue's own job id. */
   jobId: string;
-  /** Aborted when the job outlives its `expireInSeconds` or the process shuts down hard. */
+  /**
+   * Aborted when the job outlives its `expireInSeconds` (reason: a JobFailure JOB_TIMEOUT) or the
+   * process shuts down hard (a JobFailure JOB_LOST), so a failed job stores why (decision 034).
+   */
   signal: AbortSignal;
 }
+
+/** The abort reason of a job cut off by a hard shutdown. */
+const SHUTDOWN = () => new JobFailure('JOB_LOST', 'SHUTDOWN');
 
 /** The handler of one job name. Handlers must be idempotent: the queue is at-least-once. */
 export interface JobHandler<N extends JobName> {
@@ -42,7 +49,7 @@ export interface JobQueue {
   jobInfo(name: JobName, id: string): Promise<{ state: string; startedOn: Date | null } | null>;
   /**
    * Stops fetching and waits up to `timeoutMs` for running handlers; `graceful: false` first aborts
-   * their signals (reason `SHUTDOWN`). Resolves once no handler can touch the database any more (or
+   * their signals (reason: a JobFailure JOB_LOST, message `SHUTDOWN`). Resolves once no handler can touch the database any more (or
    * the timeout passed), so the caller may close the database afterwards.
    */
   stop(opts?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
@@ -92,7 +99,7 @@ export async function createJobQueue(
           for (const job of batch) {
             const ac = new AbortController();
             controllers.add(ac);
-            const timer = setTimeout(() => ac.abort(new Error('JOB_TIMEOUT')), handler.expireInSeconds * 1000 - 1000);
+            const timer = setTimeout(() => ac.abort(new JobFailure('JOB_TIMEOUT', 'JOB_TIMEOUT')), handler.expireInSeconds * 1000 - 1000);
             try {
               await handler.handle(schema.parse(job.data), { jobId: job.id, signal: ac.signal });
             } finally {
@@ -139,7 +146,7 @@ export async function createJobQueue(
       // A hard stop aborts the running handlers, then still waits (bounded) for pg-boss to record their
       // outcome: pg-boss's own non-graceful stop returns at once and its worker later writes `fail` to
       // a database the caller may already have closed (an unhandled rejection after shutdown).
-      if (!graceful) for (const c of controllers) c.abort(new Error('SHUTDOWN'));
+      if (!graceful) for (const c of controllers) c.abort(SHUTDOWN());
       const deadline = Date.now() + timeoutMs;
       await boss.stop({ graceful: true, timeout: timeoutMs, wait: true });
       // pg-boss stops waiting at its timeout, and a fetch that was in flight when it stopped can still
@@ -149,7 +156,7 @@ export async function createJobQueue(
       await delay(100);
       while (running.size > 0 && Date.now() < deadline) await Promise.race([Promise.allSettled([...running]), delay(100)]);
       if (running.size > 0) {
-        for (const c of controllers) c.abort(new Error('SHUTDOWN'));
+        for (const c of controllers) c.abort(SHUTDOWN());
         await Promise.race([Promise.allSettled([...running]), delay(5_000)]);
       }
       await delay(50);

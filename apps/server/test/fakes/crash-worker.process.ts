@@ -10,7 +10,7 @@ import { registerUser } from '../../src/modules/auth/auth.service';
 import { grantWelcomeCreditsOnce } from '../../src/modules/auth/welcome-credits';
 import { storeDirectUpload } from '../../src/modules/uploads/uploads.service';
 import { retouchTool } from '../../src/modules/retouch/retouch.tool';
-import { createToolJob } from '../../src/modules/tool-jobs/tool-jobs.service';
+import { createToolJob, userActor } from '../../src/modules/tool-jobs/tool-jobs.service';
 import { createFakeEngine } from './fake-engine';
 import { makeJpeg } from '../helpers/images';
 
@@ -30,14 +30,14 @@ const user = await registerUser(ctx.database.db, { name: 'Crash', email: `crash-
 await grantWelcomeCreditsOnce(ctx.database.db, { userId: user.id, email: user.email, amount: 300 });
 userId = user.id;
 const up = await storeDirectUpload(ctx, user.id, await makeJpeg(300, 200));
-const job = await createToolJob(ctx, retouchTool, user.id, retouchTool.input.parse({ image: up.imageUrl, scale_factor: 1 }));
+const job = await createToolJob(ctx, retouchTool, userActor(user.id), retouchTool.input.parse({ image: up.imageUrl, scale_factor: 1 }));
 imageId = job.imageId;
 await ctx.queue.startWorkers({ concurrency: 1, pollingIntervalSeconds: 0.5 });
 if (engine.mode === 'ok') {
-  const { images } = await import('../../src/db/schema');
+  const { jobs } = await import('../../src/db/schema');
   const { eq } = await import('drizzle-orm');
   for (;;) {
-    const [row] = await ctx.database.db.select().from(images).where(eq(images.id, imageId));
+    const [row] = await ctx.database.db.select().from(jobs).where(eq(jobs.id, imageId));
     if (row?.status === 'completed') {
       console.log('DONE');
       break;

@@ -37,7 +37,7 @@ export const echoTool = defineTool({
   engineName: () => 'echo',
   async run(job, input) {
     job.progress('echo', 0.5);
-    if (input.mode === 'fail') throw new Error('ECHO_FAILED: asked to fail');
+    if (input.mode === 'fail') throw new Error('asked to fail (ECHO_FAILED)');
     if (input.mode === 'hang') {
       await new Promise((_, reject) => job.signal.addEventListener('abort', () => reject(job.signal.reason)));
     }

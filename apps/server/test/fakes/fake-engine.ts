@@ -20,7 +20,7 @@ export function createFakeEngine(): FakeEngine {
     async run(input: RetouchEngineInput, signal?: AbortSignal, onProgress?: (stage: string, fraction: number) => void): Promise<RetouchEngineResult> {
       engine.runs++;
       onProgress?.('decode', 0.1);
-      if (engine.mode === 'fail') throw new Error('ENGINE_FAILED: forced failure');
+      if (engine.mode === 'fail') throw new Error('forced engine failure');
       if (engine.mode === 'hang' || engine.delayMs > 0) {
         await new Promise<void>((resolve, reject) => {
           const t = engine.mode === 'hang' ? undefined : setTimeout(resolve, engine.delayMs);

@@ -20,7 +20,7 @@ export function createFakeFaceEditEngine(): FakeFaceEditEngine {
     async run(input, _signal, onProgress) {
       engine.seen.push(input);
       onProgress?.('inpaint', 0.5);
-      if (engine.mode === 'fail') throw new Error('FACE_EDIT_FAILED: forced failure');
+      if (engine.mode === 'fail') throw new Error('face edit failed (forced)');
       const out = faceEditOutputSize(input.width, input.height, input.input.resize_factor);
       const bytes = await sharp(input.imageBytes).resize(out.width, out.height, { fit: 'fill' }).jpeg({ quality: 92 }).toBuffer();
       return { bytes, format: 'jpg', width: out.width, height: out.height, meta: { engine: 'fake-face-edit', maskBytes: input.maskBytes?.length ?? 0 } };

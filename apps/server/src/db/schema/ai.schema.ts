@@ -1,4 +1,4 @@
-import { bigserial, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { users } from './users.schema';
 
@@ -16,7 +16,7 @@ export const aiThreads = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('ai_threads_list_idx').on(t.userId, t.kind, t.updatedAt, t.id)],
+  (t) => [index('ai_threads_list_idx').on(t.userId, t.kind, t.updatedAt, t.id), check('ai_threads_kind_check', sql`"kind" IN ('chat', 'rewrite')`)],
 );
 export type AiThreadRow = typeof aiThreads.$inferSelect;
 
@@ -32,7 +32,7 @@ export const aiMessages = pgTable(
     imageKey: text('image_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('ai_messages_thread_idx').on(t.threadId, t.id)],
+  (t) => [index('ai_messages_thread_idx').on(t.threadId, t.id), check('ai_messages_role_check', sql`"role" IN ('user', 'assistant')`)],
 );
 export type AiMessageRow = typeof aiMessages.$inferSelect;
 
@@ -60,6 +60,10 @@ export const aiRequests = pgTable(
     index('ai_requests_pending_idx').on(t.createdAt).where(sql`"status" = 'pending'`),
     // The unconfirmed-rewrite refund sweep (migration 0019, decision 032).
     index('ai_requests_unconfirmed_rewrite_idx').on(t.finishedAt).where(sql`"kind" = 'rewrite' AND "status" = 'completed' AND "confirmed_at" IS NULL`),
+    // The CHECKs of migration 0010, declared so that the schema describes the database (decision 034).
+    check('ai_requests_kind_check', sql`"kind" IN ('chat', 'rewrite', 'auto_prompt', 'extract_prompt')`),
+    check('ai_requests_status_check', sql`"status" IN ('pending', 'completed', 'refunded')`),
+    check('ai_requests_cost_check', sql`"cost" >= 0`),
   ],
 );
 export type AiRequestRow = typeof aiRequests.$inferSelect;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, foreignKey, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './users.schema';
 
 /**
@@ -53,10 +53,12 @@ export const creditLedger = pgTable(
     reference: text('reference'),
     idempotencyKey: text('idempotency_key').notNull(),
     /** The subscription credit period a subscription-bucket row touched (null: other buckets, rows older than migration 0016). */
-    periodId: integer('period_id').references(() => subscriptionCreditPeriods.id, { onDelete: 'cascade' }),
+    periodId: integer('period_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    // Named as migration 0016 created it (decision 034: the schema describes the database).
+    foreignKey({ name: 'credit_ledger_period_id_fk', columns: [t.periodId], foreignColumns: [subscriptionCreditPeriods.id] }).onDelete('cascade'),
     uniqueIndex('credit_ledger_idem_bucket_period_uq').on(t.idempotencyKey, t.bucket, sql`coalesce(${t.periodId}, 0)`),
     index('credit_ledger_period_idx').on(t.periodId).where(sql`${t.periodId} IS NOT NULL`),
     index('credit_ledger_user_idx').on(t.userId, t.createdAt),

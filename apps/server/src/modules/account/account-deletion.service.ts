@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ACCOUNT_RULES, type Locale } from '@dewy/contracts';
 import { and, eq, gt, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { AppServices } from '../../context';
-import { accountTokens, affiliateClicks, affiliateCodes, aiMessages, aiRequests, aiThreads, images, notices, uploads, userIdentities, users, type UserRow } from '../../db/schema';
+import { accountTokens, affiliateClicks, affiliateCodes, aiMessages, aiRequests, aiThreads, jobs, notices, uploads, userIdentities, users, type UserRow } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError, isAppError } from '../../lib/app-error';
 import { hitFixedWindow } from '../../lib/rate-limit';
@@ -114,7 +114,7 @@ export async function undoAccountDeletion(s: AccountServices, token: string, now
 async function storageKeysOf(s: Pick<AppServices, 'database'>, userId: number): Promise<string[]> {
   const db = s.database.db;
   const up = await db.select({ key: uploads.key, incoming: uploads.incomingKey }).from(uploads).where(eq(uploads.userId, userId));
-  const im = await db.select({ o: images.originalKey, r: images.resultKey, rs: images.resultKeys }).from(images).where(eq(images.userId, userId));
+  const im = await db.select({ o: jobs.originalKey, r: jobs.resultKey, rs: jobs.resultKeys }).from(jobs).where(eq(jobs.userId, userId));
   const keys = new Set<string>();
   for (const u of up) [u.key, u.incoming].forEach((k) => k && keys.add(k));
   for (const i of im) [i.o, i.r, ...(Array.isArray(i.rs) ? i.rs : [])].forEach((k) => k && keys.add(k));
@@ -176,7 +176,7 @@ export async function purgeDeletedAccounts(s: Pick<AppServices, 'database' | 'st
         .where(and(eq(users.id, id), isNotNull(users.deletionRequestedAt), lte(users.deletionDueAt, now), isNull(users.deletedAt)))
         .returning({ id: users.id });
       if (!rows.length) return false; // undone meanwhile
-      await tx.delete(images).where(eq(images.userId, id));
+      await tx.delete(jobs).where(eq(jobs.userId, id));
       await tx.delete(uploads).where(eq(uploads.userId, id));
       await tx.delete(accountTokens).where(eq(accountTokens.userId, id));
       await tx.delete(userIdentities).where(eq(userIdentities.userId, id));

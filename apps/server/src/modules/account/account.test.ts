@@ -10,7 +10,7 @@ import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { latestLinkToken, readOutbox } from '../../../test/helpers/outbox';
 import { createTestApp, signUpAndLogin, verifyFromOutbox, type TestApp } from '../../../test/helpers/test-app';
 import { waitFor } from '../../../test/helpers/wait';
-import { creditLedger, images, sessions, subscriptions, users, welcomeGrants } from '../../db/schema';
+import { creditLedger, jobs, sessions, subscriptions, users, welcomeGrants } from '../../db/schema';
 import { loadSecret } from '../../bootstrap';
 import { createSession } from '../auth/session.service';
 import { ledgerSums } from '../credits/credits.service';
@@ -52,7 +52,7 @@ function suite(name: string, kind: TestDatabaseKind, env: () => Record<string, s
       const image = (await t.app.inject({ method: 'POST', url: '/api/image/upload-s3', headers: { cookie, ...mp.headers }, payload: mp.payload })).json().imageUrl as string;
       const job = (await t.app.inject({ method: 'POST', url: '/api/runpod-upscale', headers: { cookie }, payload: { input: { image, scale_factor: 1, output_format: 'jpg', output_quality: 95, lora_index: 2 } } })).json();
       await waitFor(async () => ((await t.app.inject({ url: `/api/image/status/${job.jobId}`, headers: { cookie } })).json().status === 'completed' ? true : undefined));
-      return (await db().select().from(images).where(eq(images.jobId, job.jobId)))[0]!;
+      return (await db().select().from(jobs).where(eq(jobs.jobId, job.jobId)))[0]!;
     }
 
     if (only === 'all') {
@@ -264,7 +264,7 @@ function suite(name: string, kind: TestDatabaseKind, env: () => Record<string, s
       expect(tomb.email).not.toContain(email.split('@')[0]);
       expect(tomb).toMatchObject({ nickname: '', passwordHash: '', emailVerifiedAt: null });
       expect(tomb.deletedAt).not.toBeNull();
-      expect(await db().select().from(images).where(eq(images.userId, user.id))).toHaveLength(0);
+      expect(await db().select().from(jobs).where(eq(jobs.userId, user.id))).toHaveLength(0);
       const ledger = await db().select().from(creditLedger).where(eq(creditLedger.userId, user.id));
       expect(ledger.some((e) => e.reason === 'welcome')).toBe(true); // kept (decision 020: billing records)
       expect(ledger.some((e) => e.kind === 'spend')).toBe(true);

@@ -13,7 +13,7 @@ export async function creditHistory(db: Db, userId: number, p: { limit: number; 
            l.balance_after, i.job_id, i.source, i.status
       from (select *, sum(delta) over (order by id) as balance_after
               from credit_ledger where user_id = ${userId}) l
-      left join images i
+      left join jobs i
         on i.user_id = ${userId}
        and i.spend_key = case when l.kind = 'refund' then substr(l.idempotency_key, 8) else l.idempotency_key end
        and l.kind in ('spend', 'refund')

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CreateFaceEditRequestSchema, CreateUpscaleHeadersSchema, ToolJobCreatedSchema } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { userOf } from '../auth/auth.guard';
-import { createToolJob } from '../tool-jobs/tool-jobs.service';
+import { createToolJob, userActor } from '../tool-jobs/tool-jobs.service';
 import { faceEditTool } from './face-edit.tool';
 
 /** POST /api/runpod-face-edit (spec 001 §7): starts a face-edit job on the kernel. */
@@ -16,7 +16,7 @@ export function faceEditRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (req) => {
         const user = userOf(req);
-        const res = await createToolJob(ctx, faceEditTool, user.id, req.body.input, { idempotencyKey: req.headers['idempotency-key'] });
+        const res = await createToolJob(ctx, faceEditTool, userActor(user.id), req.body.input, { idempotencyKey: req.headers['idempotency-key'] });
         req.log.info({ userId: user.id, jobId: res.jobId, cost: res.cost }, 'face-edit job created');
         return res;
       },

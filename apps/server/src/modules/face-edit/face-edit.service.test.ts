@@ -7,7 +7,7 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { waitFor } from '../../../test/helpers/wait';
-import { images } from '../../db/schema';
+import { jobs } from '../../db/schema';
 import { getBalance, ledgerSums } from '../credits/credits.service';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../../../../shared/fixtures/portraits');
@@ -64,7 +64,7 @@ describe.each(TEST_DATABASES)('face-edit jobs on $name', (kind) => {
       return s.status === 'completed' ? s : undefined;
     });
     expect(done.imageUrl).toBeTruthy();
-    const row = (await t.ctx.database.db.select().from(images).where(eq(images.jobId, r.json().jobId)))[0]!;
+    const row = (await t.ctx.database.db.select().from(jobs).where(eq(jobs.jobId, r.json().jobId)))[0]!;
     expect(row).toMatchObject({ source: 'face_edit', jobName: 'face-edit', width: 1602, height: 1598 });
     expect((row.meta as { maskBytes: number }).maskBytes).toBeGreaterThan(0);
     const seen = t.faceEditEngine.seen.at(-1)!;
@@ -152,7 +152,7 @@ describe('face edit with the local inpainting engine (real engine, PGlite)', () 
       60_000,
     );
     expect(done.status).toBe('completed');
-    const row = (await t.ctx.database.db.select().from(images).where(eq(images.jobId, r.json().jobId)))[0]!;
+    const row = (await t.ctx.database.db.select().from(jobs).where(eq(jobs.jobId, r.json().jobId)))[0]!;
     expect(row).toMatchObject({ engine: 'local', width: 910, height: 1137 });
     const out = await sharp(await t.ctx.storage.get(row.resultKey!)).metadata();
     expect([out.width, out.height]).toEqual([910, 1137]);

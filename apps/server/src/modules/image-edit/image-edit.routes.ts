@@ -14,7 +14,7 @@ import {
 } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { userOf } from '../auth/auth.guard';
-import { createToolJob } from '../tool-jobs/tool-jobs.service';
+import { createToolJob, userActor } from '../tool-jobs/tool-jobs.service';
 import { imageEditHistory, imageEditStatus, seedreamTaskId } from './image-edit.service';
 import { imageEditTool } from './image-edit.tool';
 
@@ -41,7 +41,7 @@ export function imageEditRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (req) => {
         const user = userOf(req);
         const { async: _async, ...input } = req.body;
-        const res = await createToolJob(ctx, imageEditTool, user.id, input, { idempotencyKey: req.headers['idempotency-key'] });
+        const res = await createToolJob(ctx, imageEditTool, userActor(user.id), input, { idempotencyKey: req.headers['idempotency-key'] });
         req.log.info({ userId: user.id, jobId: res.jobId, cost: res.cost }, 'image-edit job created');
         return { success: true as const, status: res.status, seedream_task_id: seedreamTaskId(res.jobId), urls: [], cost: res.cost, credits: res.credits };
       },

@@ -8,7 +8,7 @@ import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { waitFor } from '../../../test/helpers/wait';
 import { startFakeSeedream, type FakeSeedream } from '../../../test/fakes/fake-seedream.server';
-import { images } from '../../db/schema';
+import { jobs } from '../../db/schema';
 import { getBalance, ledgerSums, spend } from '../credits/credits.service';
 import { resultKeysOf } from '../images/images.service';
 
@@ -78,7 +78,7 @@ describe.each(TEST_DATABASES)('image edit on Seedream (fake ModelArk) on $name',
       return s.status === 'processing' ? undefined : (s as { status: string; urls: string[]; partial: boolean; error: { code: string } | null });
     }, 30_000);
   }
-  const rowOf = async (taskId: string) => (await t.ctx.database.db.select().from(images).where(eq(images.jobId, taskId.replace('seedream-', ''))))[0]!;
+  const rowOf = async (taskId: string) => (await t.ctx.database.db.select().from(jobs).where(eq(jobs.jobId, taskId.replace('seedream-', ''))))[0]!;
 
   it('edits with two references: charges 15, sends both as data URIs, stores the result in our storage', async () => {
     const { cookie, user } = await signUpAndLogin(t.app);
@@ -264,7 +264,7 @@ describe.each(TEST_DATABASES)('image edit on Seedream (fake ModelArk) on $name',
     expect(fake.maxInFlight).toBeLessThanOrEqual(2);
     expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(5);
     expect((await ledgerSums(t.ctx.database.db, user.id)).total).toBe(5);
-    const rows = await t.ctx.database.db.select().from(images).where(and(eq(images.userId, user.id), eq(images.source, 'seedream')));
+    const rows = await t.ctx.database.db.select().from(jobs).where(and(eq(jobs.userId, user.id), eq(jobs.source, 'seedream')));
     expect(rows).toHaveLength(3);
   });
 
@@ -333,7 +333,7 @@ describe.each(TEST_DATABASES)('image edit on Seedream (fake ModelArk) on $name',
     expect(guest.statusCode).toBe(401);
     expect(fake.requests).toHaveLength(0);
     expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(300);
-    expect(await t.ctx.database.db.select().from(images).where(eq(images.userId, user.id))).toHaveLength(0);
+    expect(await t.ctx.database.db.select().from(jobs).where(eq(jobs.userId, user.id))).toHaveLength(0);
   });
 
   it('another user\'s job answers 404 on status and stays out of their history; history search and pages', async () => {
@@ -388,6 +388,6 @@ describe.each(TEST_DATABASES)('image edit without a Seedream key on $name', (kin
     }
     expect((await t.app.inject({ url: '/api/seedream/config' })).json()).toEqual({ success: true, configured: false, costPerImage: 15, autoPromptCost: 5 });
     expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(300);
-    expect(await t.ctx.database.db.select().from(images).where(eq(images.userId, user.id))).toHaveLength(0);
+    expect(await t.ctx.database.db.select().from(jobs).where(eq(jobs.userId, user.id))).toHaveLength(0);
   });
 });

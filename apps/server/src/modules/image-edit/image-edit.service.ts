@@ -1,7 +1,7 @@
 import { and, desc, eq, ilike } from 'drizzle-orm';
 import { IMAGE_EDIT, type SeedreamHistoryItem, type SeedreamHistoryResponse, type SeedreamStatusResponse } from '@dewy/contracts';
 import type { AppContext } from '../../context';
-import { images, type ImageRow } from '../../db/schema';
+import { jobs, type JobRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { viewUrl } from '../images/image-urls';
 import { resultUrlsOf } from '../images/images.service';
@@ -9,20 +9,23 @@ import { resultUrlsOf } from '../images/images.service';
 /** The task id the page sees for an image-edit job (002 §3 `seedream_task_id`): `seedream-<jobId>`. */
 export const seedreamTaskId = (jobId: string) => `seedream-${jobId}`;
 
-/** The vendor's (or our) error code of a failed row: the stored error reads `<Code>: <message>`. */
-export function errorOfRow(row: Pick<ImageRow, 'status' | 'error'>): { code: string; message: string } | null {
+/**
+ * The 002 §8 error of a failed row (`error.code` / `error_code` on the wire): its `error_code` — the
+ * vendor's code (InvalidParameter.OversizeImage…) or ours (NOT_CONFIGURED…) — except the kernel's own
+ * reasons: a timeout or a lost worker is the vendor's `InternalServiceError` (a temporary service
+ * error, credits refunded), an untyped failure `GenerationFailed`. `message` is the row's detail.
+ */
+export function errorOfRow(row: Pick<JobRow, 'status' | 'errorCode' | 'error'>): { code: string; message: string } | null {
   if (row.status !== 'failed') return null;
-  const text = row.error ?? '';
-  const m = /^([A-Za-z][A-Za-z0-9_.]*): ?([\s\S]*)$/.exec(text);
-  if (m && m[1] !== 'Error') return { code: m[1]!, message: m[2]!.slice(0, 300) };
-  return { code: text === 'JOB_TIMEOUT' || text.includes('heartbeat') ? 'InternalServiceError' : 'GenerationFailed', message: text.slice(0, 300) };
+  const code = row.errorCode === 'JOB_TIMEOUT' || row.errorCode === 'JOB_LOST' ? 'InternalServiceError' : !row.errorCode || row.errorCode === 'JOB_FAILED' ? 'GenerationFailed' : row.errorCode;
+  return { code, message: (row.error ?? '').slice(0, 300) };
 }
 
 /** One of the caller's image-edit rows by `seedream-<jobId>` or the bare job id. @throws AppError NOT_FOUND */
-async function ownRow(ctx: AppContext, userId: number, id: string): Promise<ImageRow> {
+async function ownRow(ctx: AppContext, userId: number, id: string): Promise<JobRow> {
   const jobId = id.startsWith('seedream-') ? id.slice('seedream-'.length) : id;
   if (!/^[0-9a-f-]{36}$/i.test(jobId)) throw new AppError('NOT_FOUND');
-  const row = (await ctx.database.db.select().from(images).where(and(eq(images.jobId, jobId), eq(images.userId, userId), eq(images.source, 'seedream'))))[0];
+  const row = (await ctx.database.db.select().from(jobs).where(and(eq(jobs.jobId, jobId), eq(jobs.userId, userId), eq(jobs.source, 'seedream'))))[0];
   if (!row) throw new AppError('NOT_FOUND');
   return row;
 }
@@ -48,7 +51,7 @@ export async function imageEditStatus(ctx: AppContext, userId: number, id: strin
 /** LIKE pattern of a literal search text (escapes %, _ and \). */
 const likeLiteral = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-async function presentItem(ctx: AppContext, row: ImageRow): Promise<SeedreamHistoryItem> {
+async function presentItem(ctx: AppContext, row: JobRow): Promise<SeedreamHistoryItem> {
   const urls = row.status === 'completed' ? (await resultUrlsOf(ctx, row)).slice(0, IMAGE_EDIT.historyUrlsPerItem) : [];
   const input = (row.input ?? {}) as { images?: string[]; size?: string; num_images?: number };
   const refUrls: string[] = [];
@@ -89,12 +92,12 @@ export async function imageEditHistory(
   q: { status?: 'processing' | 'completed' | 'failed'; limit: number; offset: number; q?: string },
 ): Promise<SeedreamHistoryResponse> {
   const where = and(
-    eq(images.userId, userId),
-    eq(images.source, 'seedream'),
-    q.status ? eq(images.status, q.status) : undefined,
-    q.q ? ilike(images.prompt, likeLiteral(q.q)) : undefined,
+    eq(jobs.userId, userId),
+    eq(jobs.source, 'seedream'),
+    q.status ? eq(jobs.status, q.status) : undefined,
+    q.q ? ilike(jobs.prompt, likeLiteral(q.q)) : undefined,
   );
-  const rows = await ctx.database.db.select().from(images).where(where).orderBy(desc(images.createdAt), desc(images.id)).limit(q.limit + 1).offset(q.offset);
+  const rows = await ctx.database.db.select().from(jobs).where(where).orderBy(desc(jobs.createdAt), desc(jobs.id)).limit(q.limit + 1).offset(q.offset);
   const page = rows.slice(0, q.limit);
   const items = await Promise.all(page.map((r) => presentItem(ctx, r)));
   const hasMore = rows.length > q.limit;

@@ -7,7 +7,7 @@ import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpe
 import { waitFor } from '../../../test/helpers/wait';
 import { startFakeKling, type FakeKling } from '../../../test/fakes/fake-kling.server';
 import type { KlingConfig } from '../../config';
-import { images, uploads } from '../../db/schema';
+import { jobs, uploads } from '../../db/schema';
 import { getBalance, ledgerSums, spend } from '../credits/credits.service';
 
 const AK = 'test-access-key';
@@ -82,7 +82,7 @@ describe.each(TEST_DATABASES)('image generation on Kling ($name)', (kind) => {
     expect(String(task.body.image).slice(0, 4)).toBe('/9j/'); // a JPEG in Base64
     expect(kling.lastClaims).toMatchObject({ iss: AK });
     // Stored in OUR storage: every result key exists and is a 3:4 PNG.
-    const row = (await t.ctx.database.db.select().from(images).where(eq(images.jobId, r.json().taskId)))[0]!;
+    const row = (await t.ctx.database.db.select().from(jobs).where(eq(jobs.jobId, r.json().taskId)))[0]!;
     expect(row).toMatchObject({ source: 'kling', jobName: 'kling-generation', status: 'completed', cost: 60 });
     expect(row.resultKeys).toHaveLength(4);
     for (const key of row.resultKeys!) {
@@ -211,7 +211,7 @@ describe.each(TEST_DATABASES)('image generation on Kling ($name)', (kind) => {
     expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(0);
     for (const r of results.filter((x) => x.statusCode === 202)) expect((await finalStatus(cookie, r.json().taskId)).status).toBe('completed');
     expect((await ledgerSums(t.ctx.database.db, user.id)).total).toBe(0);
-    const rows = await t.ctx.database.db.select().from(images).where(and(eq(images.userId, user.id), eq(images.source, 'kling')));
+    const rows = await t.ctx.database.db.select().from(jobs).where(and(eq(jobs.userId, user.id), eq(jobs.source, 'kling')));
     expect(rows).toHaveLength(3);
   }, 40_000);
 
@@ -228,7 +228,7 @@ describe.each(TEST_DATABASES)('image generation on Kling ($name)', (kind) => {
       expect(s.images).toHaveLength(3);
       expect(t.moderator.seen - base).toBe(4);
       expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(300 - 60 + 15);
-      const [row] = await t.ctx.database.db.select().from(images).where(eq(images.jobId, r.json().taskId));
+      const [row] = await t.ctx.database.db.select().from(jobs).where(eq(jobs.jobId, r.json().taskId));
       expect((row!.resultKeys as string[]).length).toBe(3);
       for (const k of row!.resultKeys as string[]) expect(await t.ctx.storage.exists(k)).toBe(true);
       expect(row!.meta).toMatchObject({ screenedOut: 1, delivered: 3, partial: true });
@@ -238,8 +238,9 @@ describe.each(TEST_DATABASES)('image generation on Kling ($name)', (kind) => {
       const all = await generate(cookie, { prompt: 'two more portraits', num_images: '2', aspect_ratio: '1x1' }, undefined, 'en');
       const f = await finalStatus(cookie, all.json().taskId);
       expect(f.status).toBe('failed');
-      const [failed] = await t.ctx.database.db.select().from(images).where(eq(images.jobId, all.json().taskId));
-      expect(failed!.error).toMatch(/^GENERATION_SAFETY_BLOCKED: /);
+      const [failed] = await t.ctx.database.db.select().from(jobs).where(eq(jobs.jobId, all.json().taskId));
+      expect(failed!.errorCode).toBe('GENERATION_SAFETY_BLOCKED');
+      expect(failed!.error).toMatch(/flagged by the content screen/);
       expect(failed!.resultKey).toBeNull();
       expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(255);
       expect((await ledgerSums(t.ctx.database.db, user.id)).total).toBe(255);
@@ -276,7 +277,7 @@ describe.each(TEST_DATABASES)('image generation on Kling ($name)', (kind) => {
     const otherFile = await send(fields, 'gen-key-1', { ...ref, bytes: await makeJpeg(520, 600) });
     expect(otherFile.json().code).toBe('IDEMPOTENCY_KEY_REUSED');
     // one job, one charge, and one stored reference: the retries left no file behind
-    expect(await t.ctx.database.db.select().from(images).where(eq(images.userId, user.id))).toHaveLength(1);
+    expect(await t.ctx.database.db.select().from(jobs).where(eq(jobs.userId, user.id))).toHaveLength(1);
     const refs = await t.ctx.database.db.select().from(uploads).where(and(eq(uploads.userId, user.id), eq(uploads.kind, 'kling-ref')));
     expect(refs).toHaveLength(1);
     expect(await t.ctx.storage.exists(refs[0]!.key)).toBe(true);
@@ -317,7 +318,7 @@ describe.each(TEST_DATABASES)('image generation on Kling ($name)', (kind) => {
     expect((await generate(cookie, { prompt: 'ok', num_images: '1' }, { name: 'r.webp', type: 'image/webp', bytes: webp }, 'en')).statusCode).toBe(202);
     expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(300 - 15);
     // Only the WebP run left anything behind: one job, one upload.
-    expect(await t.ctx.database.db.select().from(images).where(eq(images.userId, user.id))).toHaveLength(1);
+    expect(await t.ctx.database.db.select().from(jobs).where(eq(jobs.userId, user.id))).toHaveLength(1);
     expect(await t.ctx.database.db.select().from(uploads).where(eq(uploads.userId, user.id))).toHaveLength(1);
   });
 

@@ -9,12 +9,12 @@ import {
 } from '@dewy/contracts';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { images } from '../../db/schema';
+import { jobs } from '../../db/schema';
 import { ownedKeyFromUrl } from '../images/image-urls';
 import { AppError } from '../../lib/app-error';
 import { getBalance } from '../credits/credits.service';
 import { bannedKeywords } from '../settings/settings.service';
-import { createToolJob, replayIdempotentJob, requestFingerprint } from '../tool-jobs/tool-jobs.service';
+import { createToolJob, replayIdempotentJob, requestFingerprint, userActor } from '../tool-jobs/tool-jobs.service';
 import { sniffImageType } from '../uploads/image-inspect';
 import { discardDirectUpload, storeDirectUpload } from '../uploads/uploads.service';
 import { imageGenerationTool } from './image-generation.tool';
@@ -84,7 +84,7 @@ export async function startGeneration(
   const reference = referenceBytes ? (await storeDirectUpload(ctx, userId, referenceBytes, 'kling-ref')).imageUrl : null;
   let job: Awaited<ReturnType<typeof createToolJob>>;
   try {
-    job = await createToolJob(ctx, imageGenerationTool, userId, { prompt, num_images, aspect_ratio, reference }, { ...opts, requestHash });
+    job = await createToolJob(ctx, imageGenerationTool, userActor(userId), { prompt, num_images, aspect_ratio, reference }, { ...opts, requestHash });
   } catch (err) {
     if (reference) await discardDirectUpload(ctx, userId, reference); // refused (e.g. credits spent meanwhile): keep no file
     throw err;
@@ -96,6 +96,6 @@ export async function startGeneration(
 
 /** Whether the job row `imageId` was made with this reference (false for another request's job). */
 async function jobUsesReference(ctx: AppContext, userId: number, imageId: number, reference: string): Promise<boolean> {
-  const [row] = await ctx.database.db.select({ originalKey: images.originalKey }).from(images).where(eq(images.id, imageId));
+  const [row] = await ctx.database.db.select({ originalKey: jobs.originalKey }).from(jobs).where(eq(jobs.id, imageId));
   return row?.originalKey === ownedKeyFromUrl(ctx, userId, reference);
 }

@@ -1,7 +1,7 @@
 import { and, desc, eq, ilike, or, sql } from 'drizzle-orm';
-import { ERROR_CODES, type ErrorCode, type HistoryImage, type HistoryResponse, type HistorySource, type JobStatus, type JobStatusResponse, type UploadResponse } from '@dewy/contracts';
+import { isErrorCode, type ErrorCode, type HistoryImage, type HistoryResponse, type HistorySource, type JobStatus, type JobStatusResponse, type UploadResponse } from '@dewy/contracts';
 import type { AppContext } from '../../context';
-import { images, uploads, type ImageRow } from '../../db/schema';
+import { jobs, uploads, type JobRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { sniffImageType } from '../uploads/image-inspect';
 import { storeDirectUpload } from '../uploads/uploads.service';
@@ -11,29 +11,32 @@ import { ownedKeyFromUrl, viewUrl } from './image-urls';
  * The result keys of a row, first one first: all of a multi-image job's (`result_keys`), else its one
  * `result_key`; empty when there is none (processing, failed, expired).
  */
-export function resultKeysOf(row: Pick<ImageRow, 'resultKey' | 'resultKeys'>): string[] {
+export function resultKeysOf(row: Pick<JobRow, 'resultKey' | 'resultKeys'>): string[] {
   if (!row.resultKey) return [];
   return Array.isArray(row.resultKeys) && row.resultKeys.length ? row.resultKeys : [row.resultKey];
 }
 
 /** Signed view URLs of every result of a row (see `resultKeysOf`). */
-export async function resultUrlsOf(ctx: AppContext, row: Pick<ImageRow, 'resultKey' | 'resultKeys'>): Promise<string[]> {
+export async function resultUrlsOf(ctx: AppContext, row: Pick<JobRow, 'resultKey' | 'resultKeys'>): Promise<string[]> {
   return Promise.all(resultKeysOf(row).map((k) => viewUrl(ctx, k)));
 }
 
 /** A row's `meta` as an object (empty when unset). */
-function metaOf(row: ImageRow): Record<string, unknown> {
+function metaOf(row: JobRow): Record<string, unknown> {
   return row.meta && typeof row.meta === 'object' ? (row.meta as Record<string, unknown>) : {};
 }
 
-/** The error code a failed row stored (`CODE: detail`, see the kernel's handler), else JOB_FAILED. */
-function failureCode(error: string | null): ErrorCode | 'JOB_FAILED' {
-  const code = error?.split(':', 1)[0]?.trim();
-  return code && (ERROR_CODES as readonly string[]).includes(code) ? (code as ErrorCode) : 'JOB_FAILED';
+/**
+ * The `error` of `/api/image/status` for a failed row (001 §3): its `error_code` when that is one of our
+ * error codes (e.g. GENERATION_SAFETY_BLOCKED), else JOB_FAILED (a kernel reason, an image-edit vendor
+ * code, no code).
+ */
+export function statusErrorOf(row: Pick<JobRow, 'errorCode'>): ErrorCode | 'JOB_FAILED' {
+  return isErrorCode(row.errorCode) ? row.errorCode : 'JOB_FAILED';
 }
 
 /** A history row as the page sees it (001 §3), with signed, expiring URLs. */
-export async function presentHistoryImage(ctx: AppContext, row: ImageRow): Promise<HistoryImage> {
+export async function presentHistoryImage(ctx: AppContext, row: JobRow): Promise<HistoryImage> {
   const all = await Promise.all(resultKeysOf(row).map((k) => viewUrl(ctx, k)));
   const imageUrl = all[0] ?? null;
   const originalUrl = row.originalKey ? await viewUrl(ctx, row.originalKey) : null;
@@ -45,7 +48,7 @@ export async function presentHistoryImage(ctx: AppContext, row: ImageRow): Promi
     thumbnail_url: imageUrl ?? originalUrl,
     all_image_urls: all,
     status: row.status,
-    source: row.source as HistorySource,
+    source: row.source,
     runpod_job_id: row.jobId,
     prompt: row.prompt,
     seed: row.seed,
@@ -68,7 +71,7 @@ export async function presentHistoryImage(ctx: AppContext, row: ImageRow): Promi
  * NOT_FOUND, the same as a job that does not exist.
  */
 export async function jobStatus(ctx: AppContext, userId: number, jobId: string): Promise<JobStatusResponse> {
-  const row = (await ctx.database.db.select().from(images).where(and(eq(images.jobId, jobId), eq(images.userId, userId))))[0];
+  const row = (await ctx.database.db.select().from(jobs).where(and(eq(jobs.jobId, jobId), eq(jobs.userId, userId))))[0];
   if (!row) throw new AppError('NOT_FOUND');
   const all = row.status === 'completed' ? await Promise.all(resultKeysOf(row).map((k) => viewUrl(ctx, k))) : [];
   return {
@@ -77,7 +80,7 @@ export async function jobStatus(ctx: AppContext, userId: number, jobId: string):
     originalImageUrl: row.originalKey ? await viewUrl(ctx, row.originalKey) : null,
     images: all,
     partial: row.status === 'completed' && metaOf(row).partial === true,
-    error: row.status === 'failed' ? failureCode(row.error) : null,
+    error: row.status === 'failed' ? statusErrorOf(row) : null,
   };
 }
 
@@ -102,12 +105,12 @@ export async function listHistory(
   const status = q.status ?? (grouped ? 'completed' : undefined);
   const search = q.q ? `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   const where = and(
-    eq(images.userId, userId),
-    q.source ? eq(images.source, q.source) : undefined,
-    status ? eq(images.status, status) : undefined,
-    search ? ilike(images.prompt, search) : undefined,
+    eq(jobs.userId, userId),
+    q.source ? eq(jobs.source, q.source) : undefined,
+    status ? eq(jobs.status, status) : undefined,
+    search ? ilike(jobs.prompt, search) : undefined,
   );
-  const rows = await ctx.database.db.select().from(images).where(where).orderBy(desc(images.createdAt), desc(images.id)).limit(limit + 1).offset(offset);
+  const rows = await ctx.database.db.select().from(jobs).where(where).orderBy(desc(jobs.createdAt), desc(jobs.id)).limit(limit + 1).offset(offset);
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   const next = hasMore ? offset + limit : null;
@@ -126,7 +129,7 @@ function downloadName(key: string): string {
 /**
  * The storage key behind an image URL, when the caller may read it (docs/decisions/009): one of the
  * caller's confirmed uploads (`uploads.status = 'confirmed'`), or the result of one of the caller's
- * completed jobs (`images.result_key`). Checked against the database, not only the `u/<id>/` prefix:
+ * completed jobs (`jobs.result_key`). Checked against the database, not only the `u/<id>/` prefix:
  * a pending or refused upload, an incoming object, or anything else under the prefix answers NOT_FOUND.
  * Every call that hands out or serves a user-named object (presign-download, the download proxy) goes
  * through here.
@@ -143,13 +146,13 @@ export async function readableKeyFromUrl(ctx: AppContext, userId: number, url: s
     .limit(1);
   if (upload.length) return key;
   const result = await db
-    .select({ id: images.id })
-    .from(images)
+    .select({ id: jobs.id })
+    .from(jobs)
     .where(
       and(
-        eq(images.userId, userId),
-        eq(images.status, 'completed'),
-        or(eq(images.resultKey, key), sql`${images.resultKeys} @> ${JSON.stringify([key])}::jsonb`),
+        eq(jobs.userId, userId),
+        eq(jobs.status, 'completed'),
+        or(eq(jobs.resultKey, key), sql`${jobs.resultKeys} @> ${JSON.stringify([key])}::jsonb`),
       ),
     )
     .limit(1);

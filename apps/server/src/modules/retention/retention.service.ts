@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lt, ne, sql } from 'drizzle-orm';
 import type { AppServices } from '../../context';
-import { aiMessages, images, uploads } from '../../db/schema';
+import { aiMessages, jobs, uploads } from '../../db/schema';
 
 /** Uploaded content and results are kept this long after processing (002 §9, privacy policy). */
 export const RETENTION_DAYS = 30;
@@ -31,9 +31,9 @@ export async function purgeExpiredContent(ctx: Pick<AppServices, 'database' | 's
   // 1. Results of jobs that ended before the cutoff.
   for (;;) {
     const rows = await db
-      .select({ id: images.id, resultKey: images.resultKey, resultKeys: images.resultKeys })
-      .from(images)
-      .where(and(isNull(images.expiredAt), ne(images.status, 'processing'), lt(sql`coalesce(${images.completedAt}, ${images.updatedAt})`, cutoff)))
+      .select({ id: jobs.id, resultKey: jobs.resultKey, resultKeys: jobs.resultKeys })
+      .from(jobs)
+      .where(and(isNull(jobs.expiredAt), ne(jobs.status, 'processing'), lt(sql`coalesce(${jobs.completedAt}, ${jobs.updatedAt})`, cutoff)))
       .limit(batch);
     if (!rows.length) break;
     for (const r of rows) {
@@ -41,7 +41,7 @@ export async function purgeExpiredContent(ctx: Pick<AppServices, 'database' | 's
       const keys = new Set([...(r.resultKey ? [r.resultKey] : []), ...(Array.isArray(r.resultKeys) ? r.resultKeys : [])]);
       for (const key of keys) await ctx.storage.delete(key).catch((err: unknown) => ctx.log.warn({ err, id: r.id }, 'retention: result delete failed'));
     }
-    await db.update(images).set({ resultKey: null, resultKeys: null, expiredAt: now }).where(inArray(images.id, rows.map((r) => r.id)));
+    await db.update(jobs).set({ resultKey: null, resultKeys: null, expiredAt: now }).where(inArray(jobs.id, rows.map((r) => r.id)));
     out.results += rows.length;
     if (rows.length < batch) break;
   }
@@ -55,7 +55,7 @@ export async function purgeExpiredContent(ctx: Pick<AppServices, 'database' | 's
         and(
           eq(uploads.status, 'confirmed'),
           lt(uploads.createdAt, cutoff),
-          sql`not exists (select 1 from ${images} i where i.original_key = ${uploads.key}
+          sql`not exists (select 1 from ${jobs} i where i.original_key = ${uploads.key}
                 and (i.status = 'processing' or coalesce(i.completed_at, i.updated_at) >= ${cutoff}))`,
         ),
       )
@@ -63,7 +63,7 @@ export async function purgeExpiredContent(ctx: Pick<AppServices, 'database' | 's
     if (!rows.length) break;
     for (const r of rows) await ctx.storage.delete(r.key).catch((err: unknown) => ctx.log.warn({ err, id: r.id }, 'retention: original delete failed'));
     const keys = rows.map((r) => r.key);
-    await db.update(images).set({ originalKey: null, expiredAt: sql`coalesce(${images.expiredAt}, ${now})` }).where(inArray(images.originalKey, keys));
+    await db.update(jobs).set({ originalKey: null, expiredAt: sql`coalesce(${jobs.expiredAt}, ${now})` }).where(inArray(jobs.originalKey, keys));
     // A chat image is an upload too (kind `chat-image`): its message keeps the text and loses the picture.
     await db.update(aiMessages).set({ imageKey: null }).where(inArray(aiMessages.imageKey, keys));
     await db.update(uploads).set({ status: 'expired' }).where(inArray(uploads.id, rows.map((r) => r.id)));

@@ -8,7 +8,7 @@ import { TEST_DATABASES, type TestDatabaseKind } from '../../../test/helpers/dat
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { waitFor } from '../../../test/helpers/wait';
-import { images, uploads } from '../../db/schema';
+import { jobs, uploads } from '../../db/schema';
 import { purgeExpiredContent, RETENTION_DAYS } from './retention.service';
 
 const DAY = 86_400_000;
@@ -32,7 +32,7 @@ function suite(name: string, kind: TestDatabaseKind, env: () => Record<string, s
       const image = (await t.app.inject({ method: 'POST', url: '/api/image/upload-s3', headers: { cookie, ...mp.headers }, payload: mp.payload })).json().imageUrl as string;
       const job = (await t.app.inject({ method: 'POST', url: '/api/runpod-upscale', headers: { cookie }, payload: { input: { image, scale_factor: 1, output_format: 'jpg', output_quality: 95, lora_index: 2 } } })).json();
       await waitFor(async () => ((await t.app.inject({ url: `/api/image/status/${job.jobId}`, headers: { cookie } })).json().status === 'completed' ? true : undefined));
-      return (await t.ctx.database.db.select().from(images).where(eq(images.jobId, job.jobId)))[0]!;
+      return (await t.ctx.database.db.select().from(jobs).where(eq(jobs.jobId, job.jobId)))[0]!;
     }
 
     it('deletes results and originals 30 days after processing, shows them as expired, and is safe to re-run', async () => {
@@ -51,7 +51,7 @@ function suite(name: string, kind: TestDatabaseKind, env: () => Record<string, s
       expect(first.results).toBeGreaterThanOrEqual(1);
       expect(first.originals).toBeGreaterThanOrEqual(1);
       for (const k of keys) expect(await t.ctx.storage.exists(k)).toBe(false);
-      const after = (await t.ctx.database.db.select().from(images).where(eq(images.id, row.id)))[0]!;
+      const after = (await t.ctx.database.db.select().from(jobs).where(eq(jobs.id, row.id)))[0]!;
       expect(after).toMatchObject({ resultKey: null, originalKey: null, status: 'completed' });
       expect(after.expiredAt).not.toBeNull();
       expect((await t.ctx.database.db.select().from(uploads).where(eq(uploads.key, keys[1]!)))[0]!.status).toBe('expired');
@@ -72,15 +72,15 @@ function suite(name: string, kind: TestDatabaseKind, env: () => Record<string, s
       const { cookie } = await signUpAndLogin(t.app);
       const old = await finishedJob(cookie);
       // The same upload, used by a second job "20 days later" (simulated by dating the first job back).
-      await t.ctx.database.db.update(images).set({ completedAt: new Date(Date.now() - 40 * DAY), updatedAt: new Date(Date.now() - 40 * DAY) }).where(eq(images.id, old.id));
+      await t.ctx.database.db.update(jobs).set({ completedAt: new Date(Date.now() - 40 * DAY), updatedAt: new Date(Date.now() - 40 * DAY) }).where(eq(jobs.id, old.id));
       await t.ctx.database.db.update(uploads).set({ createdAt: new Date(Date.now() - 40 * DAY) }).where(eq(uploads.key, old.originalKey!));
-      const fresh = await t.ctx.database.db.insert(images).values({
+      const fresh = await t.ctx.database.db.insert(jobs).values({
         userId: old.userId, source: 'upscale', status: 'completed', jobId: `fresh-${old.id}`, jobName: 'upscale', originalKey: old.originalKey, input: {}, cost: 0, spendKey: `fresh-${old.id}`, requestHash: 'x', completedAt: new Date(), updatedAt: new Date(),
       }).returning();
       const r = await purgeExpiredContent(t.ctx);
       expect(r.results).toBeGreaterThanOrEqual(1); // the old job's result
       expect(await t.ctx.storage.exists(old.originalKey!)).toBe(true); // still used by the fresh job
-      expect((await t.ctx.database.db.select().from(images).where(eq(images.id, fresh[0]!.id)))[0]!.originalKey).toBe(old.originalKey);
+      expect((await t.ctx.database.db.select().from(jobs).where(eq(jobs.id, fresh[0]!.id)))[0]!.originalKey).toBe(old.originalKey);
     });
   });
 }

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { closeContext, createContext } from '../../bootstrap';
 import { loadConfig } from '../../config';
-import { creditLedger, images } from '../../db/schema';
+import { creditLedger, jobs } from '../../db/schema';
 import { createFakeEngine } from '../../../test/fakes/fake-engine';
 import { createPostgresDatabase, TEST_DATABASES } from '../../../test/helpers/databases';
 import { getBalance, ledgerSums } from '../credits/credits.service';
@@ -75,7 +75,7 @@ describe.each(kinds)('a worker killed mid-job on %s', (kind) => {
       const recovered = await recoverStuckJobs(ctx, { singleOwner: kind === 'pglite', maxAgeMs: kind === 'pglite' ? 3_600_000 : 0 });
       expect(recovered).toEqual([imageId]);
       expect(await recoverStuckJobs(ctx, { singleOwner: true, maxAgeMs: 0 })).toEqual([]);
-      const [row] = await ctx.database.db.select().from(images).where(eq(images.id, imageId!));
+      const [row] = await ctx.database.db.select().from(jobs).where(eq(jobs.id, imageId!));
       expect(row!.status).toBe('failed');
       expect(await getBalance(ctx.database.db, userId!)).toMatchObject({ total: 300 });
       expect(await ledgerSums(ctx.database.db, userId!)).toMatchObject({ total: 300 });
@@ -96,7 +96,7 @@ describe.each(kinds)('a worker killed mid-job on %s', (kind) => {
     const ctx = await reopen(env);
     try {
       expect(await recoverStuckJobs(ctx, { singleOwner: true, maxAgeMs: 0 })).toEqual([]);
-      const [row] = await ctx.database.db.select().from(images).where(eq(images.id, imageId!));
+      const [row] = await ctx.database.db.select().from(jobs).where(eq(jobs.id, imageId!));
       expect(row!.status).toBe('completed');
       expect(await ctx.storage.exists(row!.resultKey!)).toBe(true);
       expect(await getBalance(ctx.database.db, userId!)).toMatchObject({ total: 220 });

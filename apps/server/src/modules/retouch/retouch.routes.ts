@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CreateUpscaleHeadersSchema, CreateUpscaleRequestSchema, CreateUpscaleResponseSchema } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { userOf } from '../auth/auth.guard';
-import { createToolJob } from '../tool-jobs/tool-jobs.service';
+import { createToolJob, userActor } from '../tool-jobs/tool-jobs.service';
 import { retouchTool } from './retouch.tool';
 
 /** POST /api/runpod-upscale (spec 001 §3): starts a retouch + super-resolution job on the kernel. */
@@ -16,7 +16,7 @@ export function retouchRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
       async (req) => {
         const user = userOf(req);
-        const res = await createToolJob(ctx, retouchTool, user.id, req.body.input, { idempotencyKey: req.headers['idempotency-key'] });
+        const res = await createToolJob(ctx, retouchTool, userActor(user.id), req.body.input, { idempotencyKey: req.headers['idempotency-key'] });
         req.log.info({ userId: user.id, jobId: res.jobId, cost: res.cost }, 'upscale job created');
         return res;
       },

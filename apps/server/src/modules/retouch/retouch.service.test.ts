@@ -8,7 +8,7 @@ import { upscaleCost } from '@dewy/contracts';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { makeJpeg, makePng, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
-import { images, uploads, users } from '../../db/schema';
+import { jobs, uploads, users } from '../../db/schema';
 import { getBalance, ledgerSums } from '../credits/credits.service';
 import { waitFor } from '../../../test/helpers/wait';
 
@@ -103,7 +103,7 @@ describe.each(TEST_DATABASES)('upscale jobs on $name', (kind) => {
         expect(r.json().error).toBe('크레딧이 부족합니다.');
       }
       expect((await getBalance(ctx.database.db, user.id)).total).toBe(0);
-      const rows = await ctx.database.db.select({ n: count() }).from(images).where(eq(images.userId, user.id));
+      const rows = await ctx.database.db.select({ n: count() }).from(jobs).where(eq(jobs.userId, user.id));
       expect(rows[0]!.n).toBe(3);
     } finally {
       engine.delayMs = 0;

@@ -10,7 +10,7 @@ import { buildApp } from '../../app';
 import { closeContext, createContext } from '../../bootstrap';
 import { loadConfig } from '../../config';
 import type { AppContext } from '../../context';
-import { creditLedger, images } from '../../db/schema';
+import { creditLedger, jobs } from '../../db/schema';
 import { startHousekeeping } from '../../housekeeping';
 import { startFakeRunpod, type FakeRunpod } from '../../../test/fakes/fake-runpod.server';
 import { createFakeEngine } from '../../../test/fakes/fake-engine';
@@ -154,7 +154,7 @@ describe.skipIf(!TEST_DATABASES.some((k) => k.name === 'postgres'))('a separate 
         const job = (await app.inject({ method: 'POST', url: '/api/runpod-upscale', headers: { cookie }, payload: { input: { image } } })).json();
         const done = await stream.waitFor((e) => e.type === 'status' && e.jobId === job.jobId, 30_000);
         expect(done.event).toMatchObject({ status: 'completed' });
-        const [row] = await ctx.database.db.select().from(images).where(eq(images.jobId, job.jobId));
+        const [row] = await ctx.database.db.select().from(jobs).where(eq(jobs.jobId, job.jobId));
         const latencyMs = done.at - row!.completedAt!.getTime();
         console.log(`[job-events] worker completion → API stream: ${latencyMs} ms`);
         expect(latencyMs).toBeLessThan(1000);
@@ -177,7 +177,7 @@ describe.skipIf(!TEST_DATABASES.some((k) => k.name === 'postgres'))('a separate 
       const job = (await app.inject({ method: 'POST', url: '/api/runpod-upscale', headers: { cookie }, payload: { input: { image } } })).json();
       // the worker has the job: its heartbeat is on the row
       for (let i = 0; i < 200; i++) {
-        const [r] = await ctx.database.db.select().from(images).where(eq(images.id, job.imageId));
+        const [r] = await ctx.database.db.select().from(jobs).where(eq(jobs.id, job.imageId));
         if (r!.heartbeatAt) break;
         await new Promise((r) => setTimeout(r, 100));
       }
@@ -186,7 +186,7 @@ describe.skipIf(!TEST_DATABASES.some((k) => k.name === 'postgres'))('a separate 
       const killedAt = Date.now();
       let refundedAt = 0;
       while (Date.now() - killedAt < 70_000) {
-        const [r] = await ctx.database.db.select().from(images).where(eq(images.id, job.imageId));
+        const [r] = await ctx.database.db.select().from(jobs).where(eq(jobs.id, job.imageId));
         if (r!.status === 'failed') {
           refundedAt = Date.now();
           break;

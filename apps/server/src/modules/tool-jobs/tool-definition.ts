@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import type { HistorySource } from '@dewy/contracts';
+import type { HistorySource, JobErrorCode } from '@dewy/contracts';
 import type { AppContext, AppServices } from '../../context';
-import type { ImageRow } from '../../db/schema';
+import type { JobRow } from '../../db/schema';
 import type { JobName } from '../../jobs/job-map';
 
 /** The stored upload a tool reads: its real size as the server measured it (px). */
@@ -15,8 +15,8 @@ export interface ToolUpload {
 /** What the kernel hands a tool's `run`: the job's row, its original, progress reporting, a logger. */
 export interface ToolRunContext {
   app: AppServices;
-  /** The job's history row (owner, job id, original size…), status `processing`. */
-  row: ImageRow;
+  /** The job's row (owner, job id, original size…), status `processing`. */
+  row: JobRow;
   /** Aborted on the job's timeout or a hard shutdown: stop and reject. */
   signal: AbortSignal;
   /** The stored original's bytes (JPEG/PNG, re-encoded at upload). @throws when the tool has no original. */
@@ -54,7 +54,7 @@ export interface ToolOutput {
   meta: Record<string, unknown>;
   /**
    * Further images of a multi-image tool (image generation, image edit), stored as `<jobId>-<n>.<ext>`; every
-   * result key of the job is kept in `images.result_keys` (decision 024).
+   * result key of the job is kept in `jobs.result_keys` (decision 024).
    */
   more?: ToolImage[];
   /**
@@ -106,7 +106,10 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   concurrency?(app: AppServices): number;
   /** Name of the engine that will run the job (recorded on the row). */
   engineName(app: AppContext): string;
-  /** Runs the job to its image; rejects on failure (the kernel refunds). */
+  /**
+   * Runs the job to its image; rejects on failure (the kernel refunds). The job stores why it failed
+   * (decision 034): an AppError's code or a JobFailure's `failureCode`, else JOB_FAILED.
+   */
   run(ctx: ToolRunContext, input: z.infer<S>): Promise<ToolOutput>;
   /**
    * Generated images go through the content screen before they are stored (the same moderator as
@@ -116,7 +119,7 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
    * cannot run fails the job (closed, as for uploads). Omit for tools whose output is the customer's own
    * photo retouched.
    */
-  screenResults?: { creditsPerImage: number; failCode: string };
+  screenResults?: { creditsPerImage: number; failCode: JobErrorCode };
 }
 
 /** Identity helper that keeps a definition's input type inferred. */

@@ -1,15 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { HistorySource } from '@dewy/contracts';
+import type { JobErrorCode } from '@dewy/contracts';
 import type { AppServices } from '../../context';
-import { images } from '../../db/schema';
+import { jobs } from '../../db/schema';
 import type { JobHandler } from '../../jobs/queue';
 import { ownedKeyFromUrl, viewUrl } from '../images/image-urls';
 import { getConfirmedUpload } from '../uploads/uploads.service';
 import type { ToolDefinition, ToolImage, ToolOutput } from './tool-definition';
 import { failAndRefund } from './tool-jobs.service';
 import { inTransaction } from '../../db/tx';
-import { AppError } from '../../lib/app-error';
+import { failureOf, JobFailure } from '../../lib/job-failure';
 import { refundPart } from '../credits/credits.service';
 
 /** How often a running job's row is stamped (ms); recovery calls a job dead after `HEARTBEAT.staleMs`. */
@@ -31,11 +31,11 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
     concurrency: tool.concurrency?.(ctx),
     async handle({ imageId }, { signal }) {
       const db = ctx.database.db;
-      const row = (await db.select().from(images).where(eq(images.id, imageId)))[0];
+      const row = (await db.select().from(jobs).where(eq(jobs.id, imageId)))[0];
       if (!row || row.status !== 'processing') return;
-      const source = row.source as HistorySource;
+      const source = row.source;
       const jobLog = log.child({ tool: tool.name, jobId: row.jobId, imageId, userId: row.userId });
-      const beat = () => db.update(images).set({ heartbeatAt: new Date() }).where(and(eq(images.id, imageId), eq(images.status, 'processing')));
+      const beat = () => db.update(jobs).set({ heartbeatAt: new Date() }).where(and(eq(jobs.id, imageId), eq(jobs.status, 'processing')));
       await beat();
       const heartbeat = setInterval(() => void beat().catch((err) => jobLog.warn({ err }, 'heartbeat failed')), HEARTBEAT.intervalMs);
       heartbeat.unref();
@@ -100,10 +100,10 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
         const finalKey = resultKey;
         const completed = await inTransaction(db, async (tx) => {
           const done = await tx
-            .update(images)
+            .update(jobs)
             .set({ status: 'completed', resultKey: finalKey, resultKeys: output.more ? stored : null, width: output.width, height: output.height, meta: output.meta, updatedAt: now, completedAt: now })
-            .where(and(eq(images.id, imageId), eq(images.status, 'processing')))
-            .returning({ id: images.id });
+            .where(and(eq(jobs.id, imageId), eq(jobs.status, 'processing')))
+            .returning({ id: jobs.id });
           // A partial result: the credits of what was not delivered go back with the completion, once.
           if (done.length && output.refundCredits && output.refundCredits > 0) {
             await refundPart(tx, { spendKey: row.spendKey, amount: Math.min(output.refundCredits, row.cost), reason: 'partial result' });
@@ -117,11 +117,12 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
         jobLog.info({ width: output.width, height: output.height }, 'job completed');
         await ctx.events.publish(row.userId, { type: 'status', jobId: row.jobId, source, status: 'completed' });
       } catch (err) {
-        // An AppError keeps its code first (`CODE: detail`), so the status call can name the reason.
-        const message = err instanceof AppError ? `${err.code}: ${err.message}` : err instanceof Error ? err.message : String(err);
-        jobLog.warn({ reason: message }, 'job failed; refunding');
+        // The typed reason goes to `error_code` (an AppError's or JobFailure's code, the timeout's when
+        // aborted, else JOB_FAILED); the message is only a detail (decision 034).
+        const failure = failureOf(err, signal);
+        jobLog.warn({ err, code: failure.code, reason: failure.detail }, 'job failed; refunding');
         for (const key of stored) await ctx.storage.delete(key).catch(() => {});
-        if (await failAndRefund(db, imageId, message)) {
+        if (await failAndRefund(db, imageId, failure)) {
           await ctx.events.publish(row.userId, { type: 'status', jobId: row.jobId, source, status: 'failed' });
         }
       } finally {
@@ -136,10 +137,10 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
  * `more`) is screened by the app's moderator; flagged ones are dropped, the rest keep their order, and
  * the dropped images' credits join `refundCredits`. `meta` says how many were screened out, marks the
  * result partial and lowers `delivered` (both conventions the status answers read).
- * @throws Error `<rule.failCode>: …` (the failure text the status answers parse) when every image is flagged; the moderator's own error when it
+ * @throws JobFailure `rule.failCode` (the job's `error_code`) when every image is flagged; the moderator's own error when it
  *   cannot screen (the job then fails and is refunded, like an upload that cannot be screened)
  */
-export async function screenOutput(ctx: Pick<AppServices, 'moderator'>, output: ToolOutput, rule: { creditsPerImage: number; failCode: string }, signal: AbortSignal, log: { warn: (o: object, msg: string) => void }): Promise<ToolOutput> {
+export async function screenOutput(ctx: Pick<AppServices, 'moderator'>, output: ToolOutput, rule: { creditsPerImage: number; failCode: JobErrorCode }, signal: AbortSignal, log: { warn: (o: object, msg: string) => void }): Promise<ToolOutput> {
   const all: ToolImage[] = [{ bytes: output.bytes, format: output.format, width: output.width, height: output.height }, ...(output.more ?? [])];
   const kept: ToolImage[] = [];
   for (const [index, image] of all.entries()) {
@@ -149,7 +150,7 @@ export async function screenOutput(ctx: Pick<AppServices, 'moderator'>, output: 
   }
   const dropped = all.length - kept.length;
   if (dropped === 0) return output;
-  if (kept.length === 0) throw new Error(`${rule.failCode}: all ${all.length} generated image(s) flagged by the content screen`);
+  if (kept.length === 0) throw new JobFailure(rule.failCode, `all ${all.length} generated image(s) flagged by the content screen`);
   const [first, ...more] = kept as [ToolImage, ...ToolImage[]];
   const delivered = typeof output.meta.delivered === 'number' ? output.meta.delivered - dropped : kept.length;
   return {

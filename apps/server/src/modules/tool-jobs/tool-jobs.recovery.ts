@@ -1,7 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { HistorySource } from '@dewy/contracts';
 import type { AppContext } from '../../context';
-import { images } from '../../db/schema';
+import { jobs } from '../../db/schema';
 import type { JobName } from '../../jobs/job-map';
 import { HEARTBEAT } from './tool-jobs.handler';
 import { failAndRefund } from './tool-jobs.service';
@@ -26,15 +25,15 @@ export interface RecoveryOptions {
  * - it is active but its worker stopped stamping the heartbeat (dead worker: SIGKILL, OOM, lost machine)
  *   for `staleHeartbeatMs` — or, with `singleOwner`, whatever the heartbeat says;
  * - it is older than `maxAgeMs`.
- * A job still queued (created/retry) is left to run.
+ * A job still queued (created/retry) is left to run. A failed job's `error_code` is JOB_LOST (decision 034).
  * @returns the image ids failed and refunded by this call.
  */
 export async function recoverStuckJobs(ctx: AppContext, opts: RecoveryOptions): Promise<number[]> {
   const stale = opts.staleHeartbeatMs ?? HEARTBEAT.staleMs;
   const rows = await ctx.database.db
-    .select({ id: images.id, userId: images.userId, jobId: images.jobId, source: images.source, jobName: images.jobName, queueJobId: images.queueJobId, createdAt: images.createdAt, heartbeatAt: images.heartbeatAt })
-    .from(images)
-    .where(eq(images.status, 'processing'));
+    .select({ id: jobs.id, userId: jobs.userId, jobId: jobs.jobId, source: jobs.source, jobName: jobs.jobName, queueJobId: jobs.queueJobId, createdAt: jobs.createdAt, heartbeatAt: jobs.heartbeatAt })
+    .from(jobs)
+    .where(eq(jobs.status, 'processing'));
   const failed: number[] = [];
   const now = Date.now();
   for (const r of rows) {
@@ -48,9 +47,9 @@ export async function recoverStuckJobs(ctx: AppContext, opts: RecoveryOptions): 
     const resumable = state === 'created' || state === 'retry' || alive;
     if (!tooOld && resumable) continue;
     const reason = state === 'active' ? 'worker stopped (no heartbeat)' : `queue state ${state ?? 'missing'}`;
-    if (await failAndRefund(ctx.database.db, r.id, `recovered: ${reason}`)) {
+    if (await failAndRefund(ctx.database.db, r.id, { code: 'JOB_LOST', detail: tooOld && resumable ? `older than ${opts.maxAgeMs} ms (queue state ${state})` : reason })) {
       failed.push(r.id);
-      await ctx.events.publish(r.userId, { type: 'status', jobId: r.jobId, source: r.source as HistorySource, status: 'failed' });
+      await ctx.events.publish(r.userId, { type: 'status', jobId: r.jobId, source: r.source, status: 'failed' });
     }
   }
   return failed;

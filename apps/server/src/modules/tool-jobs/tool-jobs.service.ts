@@ -3,10 +3,12 @@ import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { JobStatus, ToolJobCreated } from '@dewy/contracts';
 import type { AppContext } from '../../context';
+import type { JobRow } from '../../db/schema';
 import type { DbOrTx } from '../../db/client';
-import { images } from '../../db/schema';
+import { jobs } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
+import type { StoredFailure } from '../../lib/job-failure';
 import { getBalance, refund, spend } from '../credits/credits.service';
 import { ownedKeyFromUrl } from '../images/image-urls';
 import { getConfirmedUpload } from '../uploads/uploads.service';
@@ -28,7 +30,7 @@ function canonicalJson(v: unknown): string {
 const sha256Hex = (s: string) => createHash('sha256').update(s).digest('hex');
 
 /** The answer for a job that already exists under an idempotency key; 422 when the body differs. */
-function replayAnswer(prior: typeof images.$inferSelect, requestHash: string, credits: number): ToolJobCreated {
+function replayAnswer(prior: JobRow, requestHash: string, credits: number): ToolJobCreated {
   // Rows made before request hashes were recorded (null) keep answering their first job.
   if (prior.requestHash !== null && prior.requestHash !== requestHash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
   return { success: true, jobId: prior.jobId, imageId: prior.id, status: prior.status, cost: prior.cost, credits };
@@ -58,16 +60,25 @@ export function requestFingerprint(value: unknown): string {
 export async function replayIdempotentJob(ctx: AppContext, tool: { jobName: string }, userId: number, idempotencyKey: string | undefined, requestHash: string): Promise<ToolJobCreated | null> {
   if (!idempotencyKey) return null;
   const db = ctx.database.db;
-  const prior = (await db.select().from(images).where(eq(images.spendKey, idempotentSpendKey(tool, userId, idempotencyKey))))[0];
+  const prior = (await db.select().from(jobs).where(eq(jobs.spendKey, idempotentSpendKey(tool, userId, idempotencyKey))))[0];
   return prior ? replayAnswer(prior, requestHash, (await getBalance(db, userId)).total) : null;
 }
 
 /**
+ * Who starts a job (decision 034): the signed-in user today; an API key of the user once issue 24 adds
+ * them. The job is always the user's (`jobs.user_id`): the credits and the history are the user's.
+ */
+export type JobActor = { kind: 'user'; userId: number } | { kind: 'api_key'; userId: number; apiKeyId: number };
+
+/** The actor of a job the signed-in user starts. */
+export const userActor = (userId: number): JobActor => ({ kind: 'user', userId });
+
+/**
  * Starts a paid job of any tool (GUIDE §3): the kernel's one path from a validated request to a queued
- * job. It resolves the input's image to a confirmed upload of the caller (FORBIDDEN / NOT_FOUND
+ * job. It resolves the input's image to a confirmed upload of the actor's user (FORBIDDEN / NOT_FOUND
  * otherwise), lets the tool check and price the input on the server (`tool.prepare`), and then in ONE
- * transaction debits the ledger (one-time credits first), inserts the history row (status
- * `processing`, the tool's job name) and enqueues the job — all or nothing.
+ * transaction debits the user's ledger (one-time credits first), inserts the job row (status
+ * `processing`, the tool's job name, who started it) and enqueues the job — all or nothing.
  *
  * Idempotency-Key (optional): the key is scoped to the user and the tool and remembered for as long
  * as the job's row and ledger entry exist (today: for good). The same key with the same body answers
@@ -75,17 +86,19 @@ export async function replayIdempotentJob(ctx: AppContext, tool: { jobName: stri
  * `opts.requestHash` replaces the fingerprint of `input` when the request as sent differs from the
  * input (a file stored under a fresh key each time): see {@link requestFingerprint}.
  *
+ * @param actor who starts the job ({@link userActor} for the signed-in user); the job is `actor.userId`'s
  * @param input the request input as the tool's schema parsed it
  * @throws AppError FORBIDDEN, NOT_FOUND, INSUFFICIENT_CREDITS, IDEMPOTENCY_KEY_REUSED and the tool's own codes
  */
 export async function createToolJob<S extends z.ZodType>(
   ctx: AppContext,
   tool: ToolDefinition<S>,
-  userId: number,
+  actor: JobActor,
   input: z.infer<S>,
   opts: { idempotencyKey?: string; requestHash?: string } = {},
 ): Promise<ToolJobCreated> {
   const db = ctx.database.db;
+  const userId = actor.userId;
   const requestHash = opts.requestHash ?? requestFingerprint(input);
   const spendKey = opts.idempotencyKey ? idempotentSpendKey(tool, userId, opts.idempotencyKey) : `${tool.jobName}:${userId}:${randomUUID()}`;
   const replay = await replayIdempotentJob(ctx, tool, userId, opts.idempotencyKey, requestHash);
@@ -112,15 +125,17 @@ export async function createToolJob<S extends z.ZodType>(
   return inTransaction(db, async (tx) => {
     const charged = await spend(tx, { userId, amount: prepared.cost, reason: tool.source, idempotencyKey: spendKey });
     if (charged.replayed) {
-      const prior = (await tx.select().from(images).where(eq(images.spendKey, spendKey)))[0];
+      const prior = (await tx.select().from(jobs).where(eq(jobs.spendKey, spendKey)))[0];
       if (!prior) throw new AppError('INTERNAL', { message: 'replayed spend without its job' });
       return replayAnswer(prior, requestHash, charged.balance.total);
     }
     const jobId = randomUUID();
     const [row] = await tx
-      .insert(images)
+      .insert(jobs)
       .values({
         userId,
+        actorKind: actor.kind,
+        apiKeyId: actor.kind === 'api_key' ? actor.apiKeyId : null,
         source: tool.source,
         status: 'processing',
         jobId,
@@ -138,7 +153,7 @@ export async function createToolJob<S extends z.ZodType>(
       })
       .returning();
     const queueJobId = await ctx.queue.enqueue(tool.jobName, { imageId: row!.id }, { tx });
-    await tx.update(images).set({ queueJobId }).where(eq(images.id, row!.id));
+    await tx.update(jobs).set({ queueJobId }).where(eq(jobs.id, row!.id));
     return { success: true as const, jobId, imageId: row!.id, status: 'processing' as JobStatus, cost: prepared.cost, credits: charged.balance.total };
   });
 }
@@ -147,15 +162,16 @@ export async function createToolJob<S extends z.ZodType>(
  * Marks a processing job failed and refunds its credits, in one transaction. Only the first caller
  * that flips the status refunds; completion and failure are both conditional on `status =
  * 'processing'`, so a job ends completed or failed-and-refunded, never both and never neither.
+ * @param failure why (`error_code`, a JobErrorCode) and a free-text detail for the logs (`error`, cut to 500 characters)
  * @returns the failed row's owner and job id when this call failed the job, else null.
  */
-export async function failAndRefund(db: DbOrTx, imageId: number, error: string): Promise<{ userId: number; jobId: string; source: string } | null> {
+export async function failAndRefund(db: DbOrTx, jobRowId: number, failure: StoredFailure): Promise<{ userId: number; jobId: string; source: string } | null> {
   return inTransaction(db, async (tx) => {
     const [row] = await tx
-      .update(images)
-      .set({ status: 'failed', error: error.slice(0, 500), updatedAt: new Date() })
-      .where(and(eq(images.id, imageId), eq(images.status, 'processing')))
-      .returning({ spendKey: images.spendKey, userId: images.userId, jobId: images.jobId, source: images.source });
+      .update(jobs)
+      .set({ status: 'failed', errorCode: failure.code, error: failure.detail.slice(0, 500), updatedAt: new Date() })
+      .where(and(eq(jobs.id, jobRowId), eq(jobs.status, 'processing')))
+      .returning({ spendKey: jobs.spendKey, userId: jobs.userId, jobId: jobs.jobId, source: jobs.source });
     if (!row) return null;
     await refund(tx, { spendKey: row.spendKey, reason: 'job failed' });
     return { userId: row.userId, jobId: row.jobId, source: row.source };

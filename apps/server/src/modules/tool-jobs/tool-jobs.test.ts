@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { createContext } from '../../bootstrap';
 import { loadConfig } from '../../config';
-import { creditLedger, images } from '../../db/schema';
+import { creditLedger, jobs } from '../../db/schema';
 import { JOB_SCHEMAS, ToolJobPayloadSchema } from '../../jobs/job-map';
 import { echoTool, withEchoTool } from '../../../test/fakes/echo-tool';
 import { createFakeEngine } from '../../../test/fakes/fake-engine';
@@ -12,7 +12,7 @@ import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpe
 import { getBalance, ledgerSums } from '../credits/credits.service';
 import { retouchTool } from '../retouch/retouch.tool';
 import { recoverStuckJobs } from './tool-jobs.recovery';
-import { createToolJob } from './tool-jobs.service';
+import { createToolJob, userActor } from './tool-jobs.service';
 import { waitFor } from '../../../test/helpers/wait';
 
 
@@ -31,11 +31,11 @@ describe.each(TEST_DATABASES)('the paid-job kernel with a second tool on $name',
     const up = (await t.app.inject({ method: 'POST', url: '/api/image/upload-s3', headers: { cookie, ...mp.headers }, payload: mp.payload })).json();
     return { cookie, userId: user.id, imageUrl: up.imageUrl as string };
   }
-  const row = async (imageId: number) => (await t.ctx.database.db.select().from(images).where(eq(images.id, imageId)))[0]!;
+  const row = async (imageId: number) => (await t.ctx.database.db.select().from(jobs).where(eq(jobs.id, imageId)))[0]!;
 
   it('charges, runs and completes a job of a tool that is not retouch', async () => {
     const { userId, imageUrl } = await userWithPhoto();
-    const job = await createToolJob(t.ctx, echoTool, userId, { image: imageUrl, price: 30, mode: 'ok' });
+    const job = await createToolJob(t.ctx, echoTool, userActor(userId), { image: imageUrl, price: 30, mode: 'ok' });
     expect(job).toMatchObject({ success: true, status: 'processing', cost: 30, credits: 270 });
     const done = await waitFor(async () => {
       const r = await row(job.imageId);
@@ -49,13 +49,15 @@ describe.each(TEST_DATABASES)('the paid-job kernel with a second tool on $name',
 
   it('fails and refunds a failing job of that tool exactly once', async () => {
     const { userId, imageUrl } = await userWithPhoto();
-    const job = await createToolJob(t.ctx, echoTool, userId, { image: imageUrl, price: 45, mode: 'fail' });
+    const job = await createToolJob(t.ctx, echoTool, userActor(userId), { image: imageUrl, price: 45, mode: 'fail' });
     expect(job.credits).toBe(255);
     const failed = await waitFor(async () => {
       const r = await row(job.imageId);
       return r.status === 'failed' ? r : undefined;
     });
     expect(failed.error).toMatch(/ECHO_FAILED/);
+    // An untyped error is JOB_FAILED; its message is only the detail (decision 034).
+    expect(failed.errorCode).toBe('JOB_FAILED');
     expect(await getBalance(t.ctx.database.db, userId)).toMatchObject({ total: 300 });
     expect(await ledgerSums(t.ctx.database.db, userId)).toMatchObject({ total: 300 });
     const refunds = (await t.ctx.database.db.select().from(creditLedger).where(eq(creditLedger.userId, userId))).filter((e) => e.kind === 'refund');
@@ -65,9 +67,9 @@ describe.each(TEST_DATABASES)('the paid-job kernel with a second tool on $name',
   it('a second upload the input names (a mask) must be the caller\'s own; the run reads it', async () => {
     const a = await userWithPhoto();
     const b = await userWithPhoto();
-    await expect(createToolJob(t.ctx, echoTool, b.userId, { image: b.imageUrl, mask: a.imageUrl, price: 10, mode: 'ok' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(createToolJob(t.ctx, echoTool, userActor(b.userId), { image: b.imageUrl, mask: a.imageUrl, price: 10, mode: 'ok' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
     expect((await getBalance(t.ctx.database.db, b.userId)).total).toBe(300);
-    const job = await createToolJob(t.ctx, echoTool, a.userId, { image: a.imageUrl, mask: a.imageUrl, price: 10, mode: 'ok' });
+    const job = await createToolJob(t.ctx, echoTool, userActor(a.userId), { image: a.imageUrl, mask: a.imageUrl, price: 10, mode: 'ok' });
     expect(job.cost).toBe(11);
     const done = await waitFor(async () => {
       const r = await row(job.imageId);
@@ -79,8 +81,8 @@ describe.each(TEST_DATABASES)('the paid-job kernel with a second tool on $name',
   it('refuses another user\'s upload and short credits for any tool, charging nothing', async () => {
     const a = await userWithPhoto();
     const b = await userWithPhoto();
-    await expect(createToolJob(t.ctx, echoTool, b.userId, { image: a.imageUrl, price: 10, mode: 'ok' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    await expect(createToolJob(t.ctx, echoTool, a.userId, { image: a.imageUrl, price: 301, mode: 'ok' })).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
+    await expect(createToolJob(t.ctx, echoTool, userActor(b.userId), { image: a.imageUrl, price: 10, mode: 'ok' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(createToolJob(t.ctx, echoTool, userActor(a.userId), { image: a.imageUrl, price: 301, mode: 'ok' })).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
     expect((await getBalance(t.ctx.database.db, a.userId)).total).toBe(300);
     expect((await getBalance(t.ctx.database.db, b.userId)).total).toBe(300);
   });
@@ -99,20 +101,20 @@ describe.each(TEST_DATABASES)('recovery per row\'s own job name on $name', (kind
     const { user, cookie } = await signUpAndLogin(t.app);
     const mp = multipartBody('image', 'a.jpg', 'image/jpeg', await makeJpeg(200, 200));
     const { imageUrl } = (await t.app.inject({ method: 'POST', url: '/api/image/upload-s3', headers: { cookie, ...mp.headers }, payload: mp.payload })).json();
-    const queued = await createToolJob(t.ctx, echoTool, user.id, { image: imageUrl, price: 20, mode: 'ok' });
-    const retouch = await createToolJob(t.ctx, retouchTool, user.id, { ...retouchTool.input.parse({ image: imageUrl }) });
+    const queued = await createToolJob(t.ctx, echoTool, userActor(user.id), { image: imageUrl, price: 20, mode: 'ok' });
+    const retouch = await createToolJob(t.ctx, retouchTool, userActor(user.id), { ...retouchTool.input.parse({ image: imageUrl }) });
     // Both are queued in their own queues: neither is touched (asking upscale's queue about the echo job
     // would find nothing and refund a job that is still waiting).
     expect(await recoverStuckJobs(t.ctx, { singleOwner: true, maxAgeMs: 3_600_000 })).toEqual([]);
-    const [echoRow] = await t.ctx.database.db.select().from(images).where(eq(images.id, queued.imageId));
+    const [echoRow] = await t.ctx.database.db.select().from(jobs).where(eq(jobs.id, queued.imageId));
     expect(echoRow!.jobName).toBe('test-echo');
     expect(await t.ctx.queue.jobInfo('test-echo', echoRow!.queueJobId!)).toMatchObject({ state: 'created' });
     // The echo job's queue entry is lost (e.g. archived away by hand): its own definition's queue says so.
-    await t.ctx.database.db.update(images).set({ queueJobId: '00000000-0000-4000-8000-000000000000' }).where(eq(images.id, queued.imageId));
+    await t.ctx.database.db.update(jobs).set({ queueJobId: '00000000-0000-4000-8000-000000000000' }).where(eq(jobs.id, queued.imageId));
     expect(await recoverStuckJobs(t.ctx, { singleOwner: true, maxAgeMs: 3_600_000 })).toEqual([queued.imageId]);
     expect(await recoverStuckJobs(t.ctx, { singleOwner: true, maxAgeMs: 3_600_000 })).toEqual([]);
     expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(300 - retouch.cost);
-    const rows = await t.ctx.database.db.select({ n: count() }).from(images).where(eq(images.status, 'processing'));
+    const rows = await t.ctx.database.db.select({ n: count() }).from(jobs).where(eq(jobs.status, 'processing'));
     expect(rows[0]!.n).toBe(1);
   });
 });

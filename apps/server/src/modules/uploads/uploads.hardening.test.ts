@@ -8,7 +8,7 @@ import { UPLOAD_LIMITS, upscaleCost } from '@dewy/contracts';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { makePng, makeRotatedJpeg, multipartBody, personalTraces, POLYGLOT_TAIL, withPersonalMetadata } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
-import { images, uploads } from '../../db/schema';
+import { jobs, uploads } from '../../db/schema';
 
 // Issue 7 items 4 and 5 (docs/decisions/009): only the picture is stored and served, only confirmed
 // uploads and job results are readable, pending uploads are capped per user.
@@ -126,7 +126,7 @@ describe.each(TEST_DATABASES)('upload pipeline hardening on $name', (kind) => {
     const job = await t.app.inject({ method: 'POST', url: '/api/runpod-upscale', headers: { cookie }, payload: { input: { image: up.json().imageUrl, scale_factor: 1.5 } } });
     expect(job.statusCode).toBe(200);
     expect(job.json().cost).toBe(upscaleCost(800, 1200, 1.5));
-    const row = (await t.ctx.database.db.select().from(images).where(eq(images.jobId, job.json().jobId)))[0]!;
+    const row = (await t.ctx.database.db.select().from(jobs).where(eq(jobs.jobId, job.json().jobId)))[0]!;
     expect([row.originalWidth, row.originalHeight]).toEqual([800, 1200]);
   });
 

@@ -62,11 +62,14 @@ export function createLocalPool(cfg: { modelsDir: string; threads: number; warmU
   };
 }
 
-/** Maps the engine's face-edit errors onto the spec's failure texts (001 §8): a FAILED code the page knows. */
+/**
+ * The engine's face-edit errors as one failure (the job stores JOB_FAILED and this detail; the page
+ * shows its FACE_EDIT_FAILED text for any failed face edit, 001 §8). Aborts pass through.
+ */
 function faceEditError(err: unknown): Error {
   if (err instanceof Error && err.name === 'AbortError') return err;
   const msg = err instanceof Error ? err.message : String(err);
-  return new Error(`FACE_EDIT_FAILED: ${msg}`, { cause: err });
+  return new Error(`face edit failed (${msg})`, { cause: err });
 }
 
 /**
@@ -79,7 +82,7 @@ export function createLocalFaceEditEngine(cfg: { modelsDir: string; threads: num
     name: 'local',
     needsMask: true,
     async run(input, signal, onProgress) {
-      if (!input.maskBytes) throw new Error('FACE_EDIT_FAILED: the local engine needs a mask');
+      if (!input.maskBytes) throw new Error('face edit failed (the local engine needs a mask)');
       try {
         const r = await (await pool.get()).faceEdit(
           input.imageBytes,

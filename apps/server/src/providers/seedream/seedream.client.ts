@@ -1,5 +1,7 @@
 import sharp, { type Metadata } from 'sharp';
+import { SEEDREAM_ERROR_CODES, isErrorCode, type JobErrorCode, type SeedreamErrorCode } from '@dewy/contracts';
 import { abortableSleep } from '../../lib/abortable-sleep';
+import { JobFailure } from '../../lib/job-failure';
 
 /**
  * Image generation/edit on BytePlus ModelArk Seedream (issue 16, decision 023), through the documented
@@ -55,12 +57,29 @@ export interface SeedreamGenerateResult {
   model: string;
 }
 
-/** A call that gave no images; `code` is the vendor's (InvalidParameter.OversizeImage…) or ours. */
-export class SeedreamError extends Error {
+/**
+ * The reason a job stores for a vendor code (decision 034): the codes the 002 §8 dialogs name as
+ * themselves; any other `InvalidParameter.*` as `InvalidParameter` (the same dialog); one of our error
+ * codes (NOT_CONFIGURED) as itself; anything else as `GenerationFailed` (the dialog that shows the
+ * vendor's message).
+ */
+export function seedreamFailureCode(code: string): JobErrorCode {
+  if ((SEEDREAM_ERROR_CODES as readonly string[]).includes(code)) return code as SeedreamErrorCode;
+  if (code.startsWith('InvalidParameter')) return 'InvalidParameter';
+  if (isErrorCode(code)) return code;
+  return 'GenerationFailed';
+}
+
+/**
+ * A call that gave no images. `code` is the vendor's as sent (InvalidParameter.OversizeImage…) or ours;
+ * `failureCode` the reason a failed job stores for it (see `seedreamFailureCode`); `message` the
+ * vendor's message alone.
+ */
+export class SeedreamError extends JobFailure {
   readonly code: string;
   readonly httpStatus?: number;
   constructor(code: string, message: string, extra: { httpStatus?: number; cause?: unknown } = {}) {
-    super(`${code}: ${message}`, { cause: extra.cause });
+    super(seedreamFailureCode(code), message, { cause: extra.cause });
     this.name = 'SeedreamError';
     this.code = code;
     this.httpStatus = extra.httpStatus;
