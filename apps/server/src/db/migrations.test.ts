@@ -100,7 +100,7 @@ function migrationsBefore(idx: number): string {
  * type, nullability and default (not their order: a migration appends columns); constraints as
  * PostgreSQL prints them (NOT NULL ones are the columns' nullability); indexes; sequences.
  */
-async function catalog(db: RawDb): Promise<string[]> {
+async function catalog(db: Pick<RawDb, 'query'>): Promise<string[]> {
   const rows = await db.query(`
     select 'table ' || table_name as line from information_schema.tables where table_schema = 'public'
     union all

@@ -64,6 +64,25 @@ describe.each(TEST_DATABASES)('the paid-job kernel with a second tool on $name',
     expect(refunds).toHaveLength(1);
   });
 
+  it('a failed job stores its typed reason in error_code, and the status answer names it as before (decision 034)', async () => {
+    const { cookie, userId, imageUrl } = await userWithPhoto();
+    const typed = await createToolJob(t.ctx, echoTool, userActor(userId), { image: imageUrl, price: 10, mode: 'refuse' });
+    const untyped = await createToolJob(t.ctx, echoTool, userActor(userId), { image: imageUrl, price: 10, mode: 'fail' });
+    const failed = async (imageId: number) =>
+      waitFor(async () => {
+        const r = await row(imageId);
+        return r.status === 'failed' ? r : undefined;
+      });
+    // An AppError: its code in error_code, its message (only) in error.
+    expect(await failed(typed.imageId)).toMatchObject({ errorCode: 'VENDOR_BUSY', error: 'the echo vendor is busy', actorKind: 'user', apiKeyId: null, batchId: null });
+    // A plain Error: JOB_FAILED, the message kept as the detail.
+    expect(await failed(untyped.imageId)).toMatchObject({ errorCode: 'JOB_FAILED', error: 'asked to fail (ECHO_FAILED)' });
+    const status = async (jobId: string) => (await t.app.inject({ url: `/api/image/status/${jobId}`, headers: { cookie } })).json();
+    expect(await status(typed.jobId)).toMatchObject({ status: 'failed', error: 'VENDOR_BUSY' });
+    expect(await status(untyped.jobId)).toMatchObject({ status: 'failed', error: 'JOB_FAILED' });
+    expect(await getBalance(t.ctx.database.db, userId)).toMatchObject({ total: 300 });
+  });
+
   it('a second upload the input names (a mask) must be the caller\'s own; the run reads it', async () => {
     const a = await userWithPhoto();
     const b = await userWithPhoto();
@@ -113,10 +132,37 @@ describe.each(TEST_DATABASES)('recovery per row\'s own job name on $name', (kind
     await t.ctx.database.db.update(jobs).set({ queueJobId: '00000000-0000-4000-8000-000000000000' }).where(eq(jobs.id, queued.imageId));
     expect(await recoverStuckJobs(t.ctx, { singleOwner: true, maxAgeMs: 3_600_000 })).toEqual([queued.imageId]);
     expect(await recoverStuckJobs(t.ctx, { singleOwner: true, maxAgeMs: 3_600_000 })).toEqual([]);
+    const [lost] = await t.ctx.database.db.select().from(jobs).where(eq(jobs.id, queued.imageId));
+    expect(lost).toMatchObject({ status: 'failed', errorCode: 'JOB_LOST', error: 'queue state missing' });
     expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(300 - retouch.cost);
     const rows = await t.ctx.database.db.select({ n: count() }).from(jobs).where(eq(jobs.status, 'processing'));
     expect(rows[0]!.n).toBe(1);
   });
+});
+
+describe.each(TEST_DATABASES)('a job past its timeout on $name', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // JOB_TIMEOUT_SECONDS 2: the queue aborts a running job after 1 s; only that can end a `hang` job.
+    t = await createTestApp(kind, { JOB_TIMEOUT_SECONDS: '2' }, { workers: true, ...withEchoTool });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is failed with error_code JOB_TIMEOUT, whatever the run threw on the way out, and refunded', async () => {
+    const { cookie, user } = await signUpAndLogin(t.app);
+    const mp = multipartBody('image', 'a.jpg', 'image/jpeg', await makeJpeg(200, 200));
+    const { imageUrl } = (await t.app.inject({ method: 'POST', url: '/api/image/upload-s3', headers: { cookie, ...mp.headers }, payload: mp.payload })).json();
+    const job = await createToolJob(t.ctx, echoTool, userActor(user.id), { image: imageUrl, price: 20, mode: 'hang' });
+    const failed = await waitFor(async () => {
+      const [r] = await t.ctx.database.db.select().from(jobs).where(eq(jobs.id, job.imageId));
+      return r?.status === 'failed' ? r : undefined;
+    }, 90_000);
+    expect(failed).toMatchObject({ errorCode: 'JOB_TIMEOUT', error: 'JOB_TIMEOUT' });
+    expect((await t.app.inject({ url: `/api/image/status/${job.jobId}`, headers: { cookie } })).json()).toMatchObject({ status: 'failed', error: 'JOB_FAILED' });
+    expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(300);
+  }, 120_000);
 });
 
 describe('the worker refuses to start', () => {
