@@ -163,6 +163,7 @@ describe.each(TEST_DATABASES)('image edit on Seedream (fake ModelArk) on $name',
     expect(r.json().credits).toBe(285);
     const s = await settled(cookie, r.json().seedream_task_id);
     expect(s).toMatchObject({ status: 'failed', urls: [], error: { code } });
+    expect((await rowOf(r.json().seedream_task_id)).errorCode).toBe(code); // the column, not a parsed string (decision 034)
     expect(fake.requests).toHaveLength(1);
     expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(300);
     expect((await ledgerSums(t.ctx.database.db, user.id)).total).toBe(300);
