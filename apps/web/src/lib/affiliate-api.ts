@@ -1,8 +1,8 @@
-import { apiRequest } from './api-client';
+import { api, undeclaredAnswer } from './api-client';
 
 /**
  * The affiliate calls of spec 001 §7 and 002 §7 plus the sharer's statistics (decision 013). Every call
- * goes through {@link apiRequest} (cookie session, no caching).
+ * goes through {@link api} (cookie session, no caching).
  */
 
 /** GET /api/affiliate/enabled. */
@@ -32,12 +32,12 @@ export interface AffiliateStatsResponse {
 
 /** Whether the server runs the affiliate programme (public; no session needed). */
 export function fetchAffiliateEnabled(): Promise<AffiliateEnabledResponse> {
-  return apiRequest<AffiliateEnabledResponse>('/api/affiliate/enabled', { skipAuthEvent: true });
+  return undeclaredAnswer<AffiliateEnabledResponse>(api.get('/api/affiliate/enabled', { skipAuthEvent: true }));
 }
 
 /** The caller's code and share link, created on first call (signed-in callers only). */
 export function postEnsureAffiliateCode(): Promise<AffiliateCodeResponse> {
-  return apiRequest<AffiliateCodeResponse>('/api/affiliate/ensure-code', { method: 'POST', body: {} });
+  return undeclaredAnswer<AffiliateCodeResponse>(api.post('/api/affiliate/ensure-code', { body: {} }));
 }
 
 /**
@@ -45,12 +45,10 @@ export function postEnsureAffiliateCode(): Promise<AffiliateCodeResponse> {
  * never means the visitor's session expired, so no `auth:invalid` event.
  */
 export function recordAffiliateClick(aff: string, campaign: string | null): Promise<{ success: true; recorded: boolean }> {
-  const q = new URLSearchParams({ aff });
-  if (campaign) q.set('campaign', campaign);
-  return apiRequest<{ success: true; recorded: boolean }>(`/api/affiliate/click?${q.toString()}`, { skipAuthEvent: true });
+  return undeclaredAnswer<{ success: true; recorded: boolean }>(api.get('/api/affiliate/click', { query: { aff, campaign: campaign || undefined }, skipAuthEvent: true }));
 }
 
 /** The caller's sharer statistics. */
 export function fetchAffiliateStats(): Promise<AffiliateStatsResponse> {
-  return apiRequest<AffiliateStatsResponse>('/api/affiliate/stats');
+  return undeclaredAnswer<AffiliateStatsResponse>(api.get('/api/affiliate/stats'));
 }

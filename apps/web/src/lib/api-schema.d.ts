@@ -1813,7 +1813,9 @@ export interface paths {
         };
         get: {
             parameters: {
-                query?: never;
+                query?: {
+                    source?: "upscale" | "product_try" | "clothes" | "kling" | "seedream" | "face_edit" | "consistency";
+                };
                 header?: never;
                 path: {
                     jobId: string;
