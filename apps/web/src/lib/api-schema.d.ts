@@ -79,7 +79,13 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            keywords: string[];
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -118,7 +124,16 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            on: boolean;
+                            since: string | null;
+                            /** @enum {string|null} */
+                            source: "env" | "admin" | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -153,7 +168,13 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            recorded: boolean;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -186,7 +207,11 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            enabled: boolean;
+                        };
+                    };
                 };
             };
         };
@@ -227,7 +252,14 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            affiliate_code: string;
+                            link: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -258,7 +290,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            clicks: number;
+                            enabled: boolean;
+                            paidOrders: number;
+                            rewardCredits: number;
+                            signups: number;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -541,7 +583,13 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            keywords: string[];
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -1991,7 +2039,16 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            on: boolean;
+                            since: string | null;
+                            /** @enum {string|null} */
+                            source: "env" | "admin" | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -2026,7 +2083,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            items: {
+                                author_name: string | null;
+                                created_at: string;
+                                id: number;
+                                pinned: boolean;
+                                title: string;
+                            }[];
+                            page: number;
+                            /** @enum {boolean} */
+                            success: true;
+                            totalPages: number;
+                        };
+                    };
                 };
             };
         };
@@ -2041,11 +2112,17 @@ export interface paths {
             requestBody?: never;
             responses: {
                 /** @description Default Response */
-                200: {
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            id: number;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -2078,7 +2155,26 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            files: {
+                                file_name: string;
+                                file_url: string;
+                                id: number;
+                            }[];
+                            notice: {
+                                author_name: string | null;
+                                content: string;
+                                created_at: string;
+                                id: number;
+                                pinned: boolean;
+                                title: string;
+                                updated_at: string;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -2106,7 +2202,12 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -2127,7 +2228,12 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -2194,7 +2300,13 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            imageUrl: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -2231,7 +2343,15 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            alreadyScheduled: boolean;
+                            ends_at: string;
+                            scheduled: boolean;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -2271,7 +2391,20 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            cancelScheduleRemoved: boolean;
+                            /** @enum {string} */
+                            change: "upgrade" | "downgrade";
+                            message: string;
+                            /** @enum {string|null} */
+                            nextPlan: "basic" | "deluxe" | "premium" | null;
+                            /** @enum {string} */
+                            plan: "basic" | "deluxe" | "premium";
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -2311,7 +2444,14 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            checkout_url: string;
+                            checkoutId: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -2344,7 +2484,22 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            checkoutId: string;
+                            creditsGranted: number;
+                            /** @enum {string} */
+                            kind: "plan" | "pack";
+                            /** @enum {string|null} */
+                            package: "package1" | "package2" | "package3" | "package4" | "package5" | null;
+                            /** @enum {string|null} */
+                            plan: "basic" | "deluxe" | "premium" | null;
+                            /** @enum {string} */
+                            status: "pending" | "completed" | "failed" | "cancelled";
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -2386,7 +2541,14 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            checkout_url: string;
+                            checkoutId: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -2423,7 +2585,15 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            next_renewal_date: string | null;
+                            /** @enum {string} */
+                            plan: "basic" | "deluxe" | "premium";
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -2454,7 +2624,49 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            credits: number;
+                            hasSubscription: boolean;
+                            /** @enum {string|null} */
+                            nextPlan: "basic" | "deluxe" | "premium" | null;
+                            plan: "free" | ("basic" | "deluxe" | "premium");
+                            provider: {
+                                configured: boolean;
+                                name: string;
+                            };
+                            subscription: {
+                                data: {
+                                    attributes: {
+                                        created_at: string;
+                                        ends_at: string | null;
+                                        renews_at: string | null;
+                                        /** @enum {string} */
+                                        status: "active" | "past_due" | "paused" | "trialing" | "incomplete" | "incomplete_expired" | "unpaid" | "cancelled" | "expired";
+                                        urls: {
+                                            update_payment_method: string | null;
+                                        };
+                                    };
+                                    scheduled_change: {
+                                        /** @enum {string} */
+                                        action: "cancel" | "downgrade";
+                                        effective_at: string;
+                                        /** @enum {string} */
+                                        plan?: "basic" | "deluxe" | "premium";
+                                    } | null;
+                                };
+                            } | null;
+                            /** @enum {boolean} */
+                            success: true;
+                            user: {
+                                cancelled_at: string | null;
+                                next_renewal_date: string | null;
+                                plan: "free" | ("basic" | "deluxe" | "premium");
+                                subscription_end_date: string | null;
+                                subscriptionId: string | null;
+                            };
+                        };
+                    };
                 };
             };
         };
@@ -2497,7 +2709,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            message: string;
+                            /** @enum {string|null} */
+                            nextPlan: null;
+                            /** @enum {string} */
+                            plan: "basic" | "deluxe" | "premium";
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };

@@ -39,7 +39,7 @@ export function fetchGenerationHistory(userId: number, q: GroupedHistoryQuery): 
 
 /** GET /api/auth/banned-keywords: success, keywords. */
 export async function fetchBannedKeywords(): Promise<string[]> {
-  const res = await undeclaredAnswer<{ success: boolean; keywords: string[] }>(api.get('/api/auth/banned-keywords'));
+  const res = await api.get('/api/auth/banned-keywords');
   return Array.isArray(res.keywords) ? res.keywords : [];
 }
 
