@@ -55,11 +55,13 @@ describe('api client: the typed calls', () => {
     await api.post('/api/seedream/generate', { query: { async: '1' }, header: { 'idempotency-key': 'k-1' }, body: { prompt: 'a cat', image_urls: ['/u.jpg'] } as never });
     expect(calls[0]!.url).toBe('/api/seedream/generate?async=1');
     expect(calls[0]!.init.headers).toMatchObject({ 'idempotency-key': 'k-1' });
+    await api.post('/api/seedream/generate', { header: { 'idempotency-key': undefined }, body: { prompt: 'a cat', image_urls: ['/u.jpg'] } as never });
+    expect(calls[1]!.init.headers).not.toHaveProperty('idempotency-key');
     const form = new FormData();
     form.append('image', new Blob(['x']), 'x.jpg');
     await api.post('/api/image/upload-s3', { body: form });
-    expect(calls[1]!.init.body).toBe(form);
-    expect(calls[1]!.init.headers).not.toHaveProperty('Content-Type');
+    expect(calls[2]!.init.body).toBe(form);
+    expect(calls[2]!.init.headers).not.toHaveProperty('Content-Type');
   });
 
   it('maps failures: success:false to ApiError, 401 raises auth:invalid unless skipAuthEvent, a network failure is status 0 NETWORK', async () => {

@@ -211,14 +211,17 @@ export function apiUrl<M extends HttpMethod, P extends ApiPath<M>>(_method: M, p
 }
 
 function call(method: HttpMethod) {
-  return (path: string, init: { path?: object; query?: object; header?: Record<string, string>; body?: unknown } & ApiCallOptions = {}) =>
-    send(apiUrl(method, path as never, { path: init.path as never, query: init.query as never }), {
+  return (path: string, init: { path?: object; query?: object; header?: Record<string, string | undefined>; body?: unknown } & ApiCallOptions = {}) => {
+    // Header parameters left undefined are not sent (fetch would send the text "undefined").
+    const headers = Object.fromEntries(Object.entries(init.header ?? {}).filter((e): e is [string, string] => e[1] !== undefined));
+    return send(apiUrl(method, path as never, { path: init.path as never, query: init.query as never }), {
       method: method.toUpperCase() as Uppercase<HttpMethod>,
       body: init.body,
-      headers: init.header,
+      headers,
       signal: init.signal,
       skipAuthEvent: init.skipAuthEvent,
     });
+  };
 }
 
 type Caller<M extends HttpMethod> = <P extends ApiPath<M>>(path: P, ...init: InitArgs<ApiOperation<M, P>>) => Promise<ApiAnswer<ApiOperation<M, P>>>;
