@@ -7,7 +7,7 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { fastifyTrustProxy, type AppConfig } from './config';
 import type { AppContext } from './context';
 import { AppError } from './lib/app-error';
@@ -64,7 +64,11 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
       info: { title: 'Dewy API', version: '0.1.0', description: 'AI portrait retouch and upscale, paid with credits.' },
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'dewy_sid' } } },
     },
+    // Route schemas → JSON Schema; schemas registered with an id (zod's global registry) become
+    // components/schemas that the routes' $refs point to. The committed contract is this document
+    // (docs/openapi.json, `npm run openapi`, decision 038).
     transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 

@@ -32,7 +32,7 @@ describe('web layer rules (npm run lint)', () => {
     const ok = [
       "export { UpscalePage } from './components/upscale-page';",
       "export { ComparisonSlider } from '../../components/ui/comparison-slider';",
-      "export { apiRequest } from '../../lib/api-client';",
+      "export { api } from '../../lib/api-client';",
       "export { ResultStage } from '../../shared/tool-job';",
     ].join('\n');
     expect(await ruleIds('apps/web/src/features/upscale/probe.ts', `${ok}\n`)).toEqual([]);

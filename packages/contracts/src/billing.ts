@@ -37,40 +37,49 @@ export const PlanRequestSchema = z.object({ plan: PaidPlanSchema }).strict();
 /** POST /api/payment/credit-checkout */
 export const PackRequestSchema = z.object({ package: PackIdSchema }).strict();
 
+/**
+ * The answers of the payment calls are zod schemas, declared on their routes (`response`), so that the
+ * OpenAPI document and the page's types carry them (decision 038); the types are inferred from them.
+ */
+
 /** Answer of the two checkout calls: the browser navigates to `checkout_url`. */
-export interface CheckoutResponse {
-  success: true;
-  checkout_url: string;
+export const CheckoutResponseSchema = z.object({
+  success: z.literal(true),
+  checkout_url: z.string(),
   /** Our checkout id: the return and success pages ask `GET /api/payment/checkout/{id}` for the truth. */
-  checkoutId: string;
-}
+  checkoutId: z.string(),
+});
+export type CheckoutResponse = z.infer<typeof CheckoutResponseSchema>;
 
 /** State of one checkout as our server knows it (not as the return URL claims). */
-export type CheckoutState = 'pending' | 'completed' | 'failed' | 'cancelled';
+export const CHECKOUT_STATES = ['pending', 'completed', 'failed', 'cancelled'] as const;
+export type CheckoutState = (typeof CHECKOUT_STATES)[number];
 
 /** GET /api/payment/checkout/{id} (own checkouts only). */
-export interface CheckoutStatusResponse {
-  success: true;
-  checkoutId: string;
-  status: CheckoutState;
-  kind: 'plan' | 'pack';
-  plan: PaidPlan | null;
-  package: PackId | null;
+export const CheckoutStatusResponseSchema = z.object({
+  success: z.literal(true),
+  checkoutId: z.string(),
+  status: z.enum(CHECKOUT_STATES),
+  kind: z.enum(['plan', 'pack']),
+  plan: PaidPlanSchema.nullable(),
+  package: PackIdSchema.nullable(),
   /** Credits the purchase granted (0 until completed). */
-  creditsGranted: number;
-}
+  creditsGranted: z.number(),
+});
+export type CheckoutStatusResponse = z.infer<typeof CheckoutStatusResponseSchema>;
 
 /** POST /api/payment/change-plan */
-export interface ChangePlanResponse {
-  success: true;
-  message: string;
+export const ChangePlanResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
   /** `upgrade`: applied now, prorated, difference in credits granted; `downgrade`: from the next cycle. */
-  change: 'upgrade' | 'downgrade';
-  plan: PaidPlan;
-  nextPlan: PaidPlan | null;
+  change: z.enum(['upgrade', 'downgrade']),
+  plan: PaidPlanSchema,
+  nextPlan: PaidPlanSchema.nullable(),
   /** True when the change removed a scheduled cancellation (spec 000 §2 plan-change modal). */
-  cancelScheduleRemoved: boolean;
-}
+  cancelScheduleRemoved: z.boolean(),
+});
+export type ChangePlanResponse = z.infer<typeof ChangePlanResponseSchema>;
 
 /**
  * Provider subscription statuses as the page shows them (001 §4 list 4), plus `cancelled` (a cancel is
@@ -92,76 +101,85 @@ export function isPaymentIssueStatus(status: SubscriptionStatus | null | undefin
   return (PAYMENT_ISSUE_STATUSES as readonly string[]).includes(status ?? '');
 }
 
+const PlanOrFreeSchema = z.union([z.literal('free'), PaidPlanSchema]);
+
 /** The subscription-related user fields (spec 000 §3, 001 §3). Dates are ISO strings. */
-export interface SubscriptionUserFields {
-  plan: 'free' | PaidPlan;
-  cancelled_at: string | null;
-  subscription_end_date: string | null;
-  next_renewal_date: string | null;
-  subscriptionId: string | null;
-}
+export const SubscriptionUserFieldsSchema = z.object({
+  plan: PlanOrFreeSchema,
+  cancelled_at: z.string().nullable(),
+  subscription_end_date: z.string().nullable(),
+  next_renewal_date: z.string().nullable(),
+  subscriptionId: z.string().nullable(),
+});
+export type SubscriptionUserFields = z.infer<typeof SubscriptionUserFieldsSchema>;
 
 /** GET /api/payment/subscription-status (000 §3/§7, 001 §3). */
-export interface SubscriptionStatusResponse {
-  success: true;
-  hasSubscription: boolean;
-  plan: 'free' | PaidPlan;
+export const SubscriptionStatusResponseSchema = z.object({
+  success: z.literal(true),
+  hasSubscription: z.boolean(),
+  plan: PlanOrFreeSchema,
   /** Total spendable credits. */
-  credits: number;
+  credits: z.number(),
   /** Plan that applies from the next cycle (a scheduled downgrade), else null. */
-  nextPlan: PaidPlan | null;
-  subscription: {
-    data: {
-      attributes: {
-        status: SubscriptionStatus;
-        created_at: string;
-        renews_at: string | null;
-        ends_at: string | null;
-        /**
-         * Lemon Squeezy's subscription `urls` shape: `update_payment_method` is where the customer fixes a
-         * failed payment (LS's signed page, Stripe's hosted invoice page of the open invoice, the
-         * sandbox's retry page), given only while the status is a payment issue
-         * (PAYMENT_ISSUE_STATUSES) and the provider has one; else null.
-         */
-        urls: { update_payment_method: string | null };
-      };
-      /** `action: 'cancel'` means a cancellation is scheduled (000 §3). */
-      scheduled_change: { action: 'cancel' | 'downgrade'; effective_at: string; plan?: PaidPlan } | null;
-    };
-  } | null;
-  user: SubscriptionUserFields;
+  nextPlan: PaidPlanSchema.nullable(),
+  subscription: z
+    .object({
+      data: z.object({
+        attributes: z.object({
+          status: z.enum(SUBSCRIPTION_STATUSES),
+          created_at: z.string(),
+          renews_at: z.string().nullable(),
+          ends_at: z.string().nullable(),
+          /**
+           * Lemon Squeezy's subscription `urls` shape: `update_payment_method` is where the customer fixes a
+           * failed payment (LS's signed page, Stripe's hosted invoice page of the open invoice, the
+           * sandbox's retry page), given only while the status is a payment issue
+           * (PAYMENT_ISSUE_STATUSES) and the provider has one; else null.
+           */
+          urls: z.object({ update_payment_method: z.string().nullable() }),
+        }),
+        /** `action: 'cancel'` means a cancellation is scheduled (000 §3). */
+        scheduled_change: z.object({ action: z.enum(['cancel', 'downgrade']), effective_at: z.string(), plan: PaidPlanSchema.optional() }).nullable(),
+      }),
+    })
+    .nullable(),
+  user: SubscriptionUserFieldsSchema,
   /** Which provider bills; `configured: false` means buying is off and the page says so. */
-  provider: { name: string; configured: boolean };
-}
+  provider: z.object({ name: z.string(), configured: z.boolean() }),
+});
+export type SubscriptionStatusResponse = z.infer<typeof SubscriptionStatusResponseSchema>;
 
 /**
  * POST /api/payment/withdraw-downgrade (decision 030): the scheduled downgrade is removed at the
  * provider; the next renewal bills the current plan again.
  */
-export interface WithdrawDowngradeResponse {
-  success: true;
-  message: string;
+export const WithdrawDowngradeResponseSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
   /** The plan that stays (and that the next renewal bills). */
-  plan: PaidPlan;
-  nextPlan: null;
-}
+  plan: PaidPlanSchema,
+  nextPlan: z.null(),
+});
+export type WithdrawDowngradeResponse = z.infer<typeof WithdrawDowngradeResponseSchema>;
 
 /** POST /api/payment/cancel-subscription (001 §7). */
-export interface CancelSubscriptionResponse {
-  success: true;
+export const CancelSubscriptionResponseSchema = z.object({
+  success: z.literal(true),
   /** The cancellation was already scheduled; nothing changed. */
-  alreadyScheduled: boolean;
-  scheduled: boolean;
+  alreadyScheduled: z.boolean(),
+  scheduled: z.boolean(),
   /** When the subscription ends (ISO). */
-  ends_at: string;
-}
+  ends_at: z.string(),
+});
+export type CancelSubscriptionResponse = z.infer<typeof CancelSubscriptionResponseSchema>;
 
 /** POST /api/payment/resume-subscription (001 §7). */
-export interface ResumeSubscriptionResponse {
-  success: true;
-  plan: PaidPlan;
-  next_renewal_date: string | null;
-}
+export const ResumeSubscriptionResponseSchema = z.object({
+  success: z.literal(true),
+  plan: PaidPlanSchema,
+  next_renewal_date: z.string().nullable(),
+});
+export type ResumeSubscriptionResponse = z.infer<typeof ResumeSubscriptionResponseSchema>;
 
 /** Success messages of the plan-change call, in the caller's language. */
 export const PLAN_CHANGE_MESSAGES = {

@@ -112,6 +112,12 @@ export type JobStatusResponse = z.infer<typeof JobStatusResponseSchema>;
 export const HISTORY_SOURCES = ['upscale', 'product_try', 'clothes', 'kling', 'seedream', 'face_edit', 'consistency'] as const;
 export type HistorySource = (typeof HISTORY_SOURCES)[number];
 
+/**
+ * GET /api/image/status/{jobId}?source= (001 §7: "face edit adds ?source=face_edit"). The answer does
+ * not depend on it (the job id names the job); declared so that the contract and the page agree on it.
+ */
+export const JobStatusQuerySchema = z.object({ source: z.enum(HISTORY_SOURCES).optional() });
+
 /** A history item (001 §3). */
 export const HistoryImageSchema = z.object({
   id: z.number().int(),

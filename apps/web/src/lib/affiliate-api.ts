@@ -1,56 +1,32 @@
-import { apiRequest } from './api-client';
+import type { AffiliateClickResponse, AffiliateCodeResponse, AffiliateEnabledResponse, AffiliateStatsResponse } from '@dewy/contracts';
+import { api } from './api-client';
 
 /**
  * The affiliate calls of spec 001 §7 and 002 §7 plus the sharer's statistics (decision 013). Every call
- * goes through {@link apiRequest} (cookie session, no caching).
+ * goes through {@link api} (cookie session, no caching).
  */
 
-/** GET /api/affiliate/enabled. */
-export interface AffiliateEnabledResponse {
-  enabled: boolean;
-}
-
-/** POST /api/affiliate/ensure-code: the caller's one code and the share link (site origin + `?aff=`). */
-export interface AffiliateCodeResponse {
-  success: true;
-  affiliate_code: string;
-  link: string;
-}
-
-/** GET /api/affiliate/stats: what the caller's link has brought. */
-export interface AffiliateStatsResponse {
-  success: true;
-  enabled: boolean;
-  clicks: number;
-  /** Eligible sign-ups (self-referrals are not counted). */
-  signups: number;
-  /** Rewarded payments. */
-  paidOrders: number;
-  /** Bonus credits earned, net of reversed rewards. */
-  rewardCredits: number;
-}
+export type { AffiliateCodeResponse, AffiliateEnabledResponse, AffiliateStatsResponse };
 
 /** Whether the server runs the affiliate programme (public; no session needed). */
 export function fetchAffiliateEnabled(): Promise<AffiliateEnabledResponse> {
-  return apiRequest<AffiliateEnabledResponse>('/api/affiliate/enabled', { skipAuthEvent: true });
+  return api.get('/api/affiliate/enabled', { skipAuthEvent: true });
 }
 
 /** The caller's code and share link, created on first call (signed-in callers only). */
 export function postEnsureAffiliateCode(): Promise<AffiliateCodeResponse> {
-  return apiRequest<AffiliateCodeResponse>('/api/affiliate/ensure-code', { method: 'POST', body: {} });
+  return api.post('/api/affiliate/ensure-code', { body: {} });
 }
 
 /**
  * Records a visit through a share link; the server sets the attribution cookie. Public, and a 401 here
  * never means the visitor's session expired, so no `auth:invalid` event.
  */
-export function recordAffiliateClick(aff: string, campaign: string | null): Promise<{ success: true; recorded: boolean }> {
-  const q = new URLSearchParams({ aff });
-  if (campaign) q.set('campaign', campaign);
-  return apiRequest<{ success: true; recorded: boolean }>(`/api/affiliate/click?${q.toString()}`, { skipAuthEvent: true });
+export function recordAffiliateClick(aff: string, campaign: string | null): Promise<AffiliateClickResponse> {
+  return api.get('/api/affiliate/click', { query: { aff, campaign: campaign || undefined }, skipAuthEvent: true });
 }
 
 /** The caller's sharer statistics. */
 export function fetchAffiliateStats(): Promise<AffiliateStatsResponse> {
-  return apiRequest<AffiliateStatsResponse>('/api/affiliate/stats');
+  return api.get('/api/affiliate/stats');
 }

@@ -1,11 +1,11 @@
 import type { SiteInfoResponse } from '@dewy/contracts';
-import { apiRequest } from './api-client';
+import { api } from './api-client';
 import { SUPPORT_EMAIL } from './config';
 import { createSharedResource } from './shared-resource';
 
 /** GET /api/site-info: the operator's business details (null where the operator has not set them). */
 export function fetchSiteInfo(): Promise<SiteInfoResponse> {
-  return apiRequest<SiteInfoResponse>('/api/site-info', { skipAuthEvent: true });
+  return api.get('/api/site-info', { skipAuthEvent: true });
 }
 
 const EMPTY: SiteInfoResponse = { success: true, company: { name: null, ceo: null, address: null, registrationNo: null, mailOrderNo: null }, supportEmail: null };

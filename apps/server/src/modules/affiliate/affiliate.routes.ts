@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { safeText } from '@dewy/contracts';
+import { AffiliateClickResponseSchema, AffiliateCodeResponseSchema, AffiliateEnabledResponseSchema, AffiliateStatsResponseSchema, safeText } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { loadSecret } from '../../bootstrap';
 import { AppError } from '../../lib/app-error';
@@ -17,11 +17,11 @@ export function affiliateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     const secret = loadSecret(ctx.config);
     const enabled = ctx.config.affiliate.enabled;
 
-    app.get('/api/affiliate/enabled', { config: { access: 'public' }, schema: { tags: ['affiliate'] } }, async () => ({ enabled }));
+    app.get('/api/affiliate/enabled', { config: { access: 'public' }, schema: { tags: ['affiliate'], response: { 200: AffiliateEnabledResponseSchema } } }, async () => ({ enabled }));
 
     app.post(
       '/api/affiliate/ensure-code',
-      { config: { access: 'user' }, schema: { tags: ['affiliate'], body: z.object({ ensure: z.boolean().optional() }).strict().optional() } },
+      { config: { access: 'user' }, schema: { tags: ['affiliate'], body: z.object({ ensure: z.boolean().optional() }).strict().optional(), response: { 200: AffiliateCodeResponseSchema } } },
       async (req) => {
         if (!enabled) throw new AppError('NOT_CONFIGURED', { message: 'affiliate programme disabled' });
         const code = await ensureCode(ctx.database.db, userOf(req).id);
@@ -33,7 +33,7 @@ export function affiliateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/affiliate/click',
       {
         config: { access: 'public', rateLimit: { max: 60, timeWindow: 3_600_000, keyGenerator: (req) => `affiliate:click:${clientKey(req.ip)}` } },
-        schema: { tags: ['affiliate'], querystring: z.object({ aff: AffiliateCodeSchema, campaign: safeText().trim().max(64).optional() }) },
+        schema: { tags: ['affiliate'], querystring: z.object({ aff: AffiliateCodeSchema, campaign: safeText().trim().max(64).optional() }), response: { 200: AffiliateClickResponseSchema } },
       },
       async (req, reply) => {
         if (!enabled) return { success: true as const, recorded: false };
@@ -52,7 +52,7 @@ export function affiliateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.get('/api/affiliate/stats', { config: { access: 'user' }, schema: { tags: ['affiliate'] } }, async (req) => {
+    app.get('/api/affiliate/stats', { config: { access: 'user' }, schema: { tags: ['affiliate'], response: { 200: AffiliateStatsResponseSchema } } }, async (req) => {
       const user = userOf(req);
       const stats = await sharerStats(ctx.database.db, user.id);
       return { success: true as const, enabled, ...stats };

@@ -1,6 +1,16 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { PackRequestSchema, PlanRequestSchema } from '@dewy/contracts';
+import {
+  CancelSubscriptionResponseSchema,
+  ChangePlanResponseSchema,
+  CheckoutResponseSchema,
+  CheckoutStatusResponseSchema,
+  PackRequestSchema,
+  PlanRequestSchema,
+  ResumeSubscriptionResponseSchema,
+  SubscriptionStatusResponseSchema,
+  WithdrawDowngradeResponseSchema,
+} from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { requestLocale } from '../../lib/locale';
@@ -27,38 +37,38 @@ export function billingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/api/payment/checkout',
-      { config: { access: 'user', rateLimit: checkoutLimit }, schema: { tags: ['payment'], body: PlanRequestSchema } },
+      { config: { access: 'user', rateLimit: checkoutLimit }, schema: { tags: ['payment'], body: PlanRequestSchema, response: { 200: CheckoutResponseSchema } } },
       async (req) => startCheckout(ctx, userOf(req), { kind: 'plan', plan: req.body.plan }, requestLocale(req.headers, req.cookies)),
     );
 
     app.post(
       '/api/payment/credit-checkout',
-      { config: { access: 'user', rateLimit: checkoutLimit }, schema: { tags: ['payment'], body: PackRequestSchema } },
+      { config: { access: 'user', rateLimit: checkoutLimit }, schema: { tags: ['payment'], body: PackRequestSchema, response: { 200: CheckoutResponseSchema } } },
       async (req) => startCheckout(ctx, userOf(req), { kind: 'pack', pack: req.body.package }, requestLocale(req.headers, req.cookies)),
     );
 
     app.get(
       '/api/payment/checkout/:id',
-      { config: { access: 'user' }, schema: { tags: ['payment'], params: z.object({ id: z.union([z.literal('latest'), z.string().uuid()]) }) } },
+      { config: { access: 'user' }, schema: { tags: ['payment'], params: z.object({ id: z.union([z.literal('latest'), z.string().uuid()]) }), response: { 200: CheckoutStatusResponseSchema } } },
       async (req) => checkoutStatus(ctx, userOf(req).id, req.params.id),
     );
 
     app.post(
       '/api/payment/change-plan',
-      { config: { access: 'user' }, schema: { tags: ['payment'], body: PlanRequestSchema } },
+      { config: { access: 'user' }, schema: { tags: ['payment'], body: PlanRequestSchema, response: { 200: ChangePlanResponseSchema } } },
       async (req) => changePlan(ctx, userOf(req), req.body.plan, requestLocale(req.headers, req.cookies)),
     );
 
-    app.get('/api/payment/subscription-status', { config: { access: 'user' }, schema: { tags: ['payment'] } }, async (req) =>
+    app.get('/api/payment/subscription-status', { config: { access: 'user' }, schema: { tags: ['payment'], response: { 200: SubscriptionStatusResponseSchema } } }, async (req) =>
       subscriptionStatus(ctx, userOf(req).id),
     );
 
     // The spec shows no request body for these two; an empty JSON object (or none) is accepted.
     const NoBody = z.object({}).strict().optional();
-    app.post('/api/payment/cancel-subscription', { config: { access: 'user' }, schema: { tags: ['payment'], body: NoBody } }, async (req) =>
+    app.post('/api/payment/cancel-subscription', { config: { access: 'user' }, schema: { tags: ['payment'], body: NoBody, response: { 200: CancelSubscriptionResponseSchema } } }, async (req) =>
       cancelSubscription(ctx, userOf(req)),
     );
-    app.post('/api/payment/resume-subscription', { config: { access: 'user' }, schema: { tags: ['payment'], body: NoBody } }, async (req) =>
+    app.post('/api/payment/resume-subscription', { config: { access: 'user' }, schema: { tags: ['payment'], body: NoBody, response: { 200: ResumeSubscriptionResponseSchema } } }, async (req) =>
       resumeSubscription(ctx, userOf(req)),
     );
 
@@ -73,6 +83,7 @@ export function billingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           description:
             'Removes the downgrade scheduled for the next billing cycle at the payment provider; the next renewal bills the current plan again and nothing is charged now. 409 NO_SCHEDULED_CHANGE when no downgrade is scheduled (nothing changes); 409 NO_SUBSCRIPTION / SUBSCRIPTION_ENDED; 502 PAYMENT_PROVIDER_ERROR.',
           body: NoBody,
+          response: { 200: WithdrawDowngradeResponseSchema },
         },
       },
       async (req) => withdrawDowngrade(ctx, userOf(req), requestLocale(req.headers, req.cookies)),

@@ -4,6 +4,7 @@ import {
   HistoryQuerySchema,
   ImageDownloadQuerySchema,
   HistoryResponseSchema,
+  JobStatusQuerySchema,
   JobStatusResponseSchema,
   PresignDownloadRequestSchema,
   PresignDownloadResponseSchema,
@@ -21,7 +22,7 @@ export function imagesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/image/status/:jobId',
-      { config: { access: 'user' }, schema: { tags: ['images'], params: z.object({ jobId: z.string().uuid() }), response: { 200: JobStatusResponseSchema } } },
+      { config: { access: 'user' }, schema: { tags: ['images'], params: z.object({ jobId: z.string().uuid() }), querystring: JobStatusQuerySchema, response: { 200: JobStatusResponseSchema } } },
       async (req) => jobStatus(ctx, userOf(req).id, req.params.jobId),
     );
 

@@ -1,7 +1,17 @@
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { NOTICES, NoticeListQuerySchema, NoticeWriteSchema, UPLOAD_LIMITS } from '@dewy/contracts';
+import {
+  NOTICES,
+  NoticeCreatedResponseSchema,
+  NoticeDetailResponseSchema,
+  NoticeImageResponseSchema,
+  NoticeListQuerySchema,
+  NoticeListResponseSchema,
+  NoticeWriteSchema,
+  SuccessResponseSchema,
+  UPLOAD_LIMITS,
+} from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { userOf } from '../auth/auth.guard';
@@ -37,11 +47,11 @@ export function noticesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       limits: { fileSize: UPLOAD_LIMITS.maxBytes, files: NOTICES.maxAttachments + 5, fields: 6, parts: NOTICES.maxAttachments + 11, fieldSize: NOTICES.contentMax * 4 },
     });
 
-    app.get('/api/notices', { config: { access: 'public' }, schema: { tags: ['notices'], querystring: NoticeListQuerySchema } }, async (req) => listNotices(ctx, req.query.page));
+    app.get('/api/notices', { config: { access: 'public' }, schema: { tags: ['notices'], querystring: NoticeListQuerySchema, response: { 200: NoticeListResponseSchema } } }, async (req) => listNotices(ctx, req.query.page));
 
-    app.get('/api/notices/:id', { config: { access: 'public' }, schema: { tags: ['notices'], params: IdParams } }, async (req) => getNotice(ctx, req.params.id));
+    app.get('/api/notices/:id', { config: { access: 'public' }, schema: { tags: ['notices'], params: IdParams, response: { 200: NoticeDetailResponseSchema } } }, async (req) => getNotice(ctx, req.params.id));
 
-    app.post('/api/notices', { config: ADMIN_WRITE, schema: { tags: ['notices'], consumes: ['multipart/form-data'] } }, async (req, reply) => {
+    app.post('/api/notices', { config: ADMIN_WRITE, schema: { tags: ['notices'], consumes: ['multipart/form-data'], response: { 201: NoticeCreatedResponseSchema } } }, async (req, reply) => {
       const user = userOf(req);
       const { fields, files } = await readNoticeForm(req);
       const parsed = NoticeWriteSchema.safeParse({ title: fields.title ?? '', content: fields.content ?? '', pinned: fields.pinned });
@@ -50,13 +60,13 @@ export function noticesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return reply.code(201).send(created);
     });
 
-    app.put('/api/notices/:id', { config: ADMIN_WRITE, schema: { tags: ['notices'], params: IdParams, body: NoticeWriteSchema } }, async (req) =>
+    app.put('/api/notices/:id', { config: ADMIN_WRITE, schema: { tags: ['notices'], params: IdParams, body: NoticeWriteSchema, response: { 200: SuccessResponseSchema } } }, async (req) =>
       updateNotice(ctx, req.params.id, req.body),
     );
 
-    app.delete('/api/notices/:id', { config: ADMIN_WRITE, schema: { tags: ['notices'], params: IdParams } }, async (req) => deleteNotice(ctx, req.params.id));
+    app.delete('/api/notices/:id', { config: ADMIN_WRITE, schema: { tags: ['notices'], params: IdParams, response: { 200: SuccessResponseSchema } } }, async (req) => deleteNotice(ctx, req.params.id));
 
-    app.post('/api/notices/images', { config: ADMIN_WRITE, schema: { tags: ['notices'], consumes: ['multipart/form-data'] } }, async (req) => {
+    app.post('/api/notices/images', { config: ADMIN_WRITE, schema: { tags: ['notices'], consumes: ['multipart/form-data'], response: { 200: NoticeImageResponseSchema } } }, async (req) => {
       const { files } = await readNoticeForm(req);
       if (files.length !== 1) throw new AppError('VALIDATION_FAILED', { message: 'exactly one image expected' });
       return uploadInlineImage(ctx, files[0]!.fileName, files[0]!.bytes);

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { safeReturnPath, type GoogleLinkRequest, type IdentitiesResponse, type SocialIntent, type SocialProvider, type SocialProvidersResponse, type User } from '@dewy/contracts';
-import { apiRequest } from '../../lib/api-client';
+import { api, apiUrl } from '../../lib/api-client';
 
 /** React Query keys of social sign-in. */
 export const SOCIAL_KEYS = {
@@ -10,7 +10,7 @@ export const SOCIAL_KEYS = {
 
 /** GET /api/auth/providers: which social sign-ins the server has configured (Google's public client id). */
 export function fetchSocialProviders(): Promise<SocialProvidersResponse> {
-  return apiRequest<SocialProvidersResponse>('/api/auth/providers', { skipAuthEvent: true });
+  return api.get('/api/auth/providers', { skipAuthEvent: true });
 }
 
 /**
@@ -24,22 +24,22 @@ export function useSocialProviders(): SocialProvidersResponse & { ready: boolean
 
 /** POST /api/auth/google (spec 000 §7): the GIS credential → the signed-in user. */
 export function postGoogleCredential(credential: string): Promise<User> {
-  return apiRequest<User>('/api/auth/google', { method: 'POST', body: { credential }, skipAuthEvent: true });
+  return api.post('/api/auth/google', { body: { credential }, skipAuthEvent: true });
 }
 
 /** POST /api/auth/google/link (signed in): link Google, or re-authenticate with the linked Google account. */
 export function postGoogleLink(body: GoogleLinkRequest): Promise<{ success: true }> {
-  return apiRequest<{ success: true }>('/api/auth/google/link', { method: 'POST', body });
+  return api.post('/api/auth/google/link', { body });
 }
 
 /** GET /api/auth/identities: the signed-in account's sign-in methods. */
 export function fetchIdentities(): Promise<IdentitiesResponse> {
-  return apiRequest<IdentitiesResponse>('/api/auth/identities');
+  return api.get('/api/auth/identities');
 }
 
 /** DELETE /api/auth/identities/{provider}: unlink; answers the remaining methods. */
 export function deleteIdentity(provider: SocialProvider): Promise<IdentitiesResponse> {
-  return apiRequest<IdentitiesResponse>(`/api/auth/identities/${provider}`, { method: 'DELETE' });
+  return api.delete('/api/auth/identities/{provider}', { path: { provider } });
 }
 
 /**
@@ -47,9 +47,10 @@ export function deleteIdentity(provider: SocialProvider): Promise<IdentitiesResp
  * provider). `next` is a same-site path in Korean form; `intent` link/reauth need a session.
  */
 export function socialStartUrl(provider: 'naver' | 'kakao', opts: { locale: 'ko' | 'en'; intent?: 'login' | SocialIntent; next?: string | null }): string {
-  const q = new URLSearchParams({ locale: opts.locale });
-  if (opts.intent && opts.intent !== 'login') q.set('intent', opts.intent);
-  const next = safeReturnPath(opts.next);
-  if (next) q.set('next', next);
-  return `/api/auth/${provider}?${q.toString()}`;
+  const query = {
+    locale: opts.locale,
+    intent: opts.intent && opts.intent !== 'login' ? opts.intent : undefined,
+    next: safeReturnPath(opts.next) || undefined,
+  };
+  return provider === 'naver' ? apiUrl('get', '/api/auth/naver', { query }) : apiUrl('get', '/api/auth/kakao', { query });
 }

@@ -1,32 +1,28 @@
 import type { ChargeEnabledResponse, ChatMessage, ChatSendResponse, ChatStreamEvent, MessageListResponse, ThreadListResponse } from '@dewy/contracts';
 import { AI_LIMITS } from '@dewy/contracts';
-import { ApiError, apiRequest, dispatchAuthInvalid } from '../../../lib/api-client';
+import { api, ApiError, apiUrl, dispatchAuthInvalid, undeclaredAnswer } from '../../../lib/api-client';
 import { createSseParser } from '../lib/sse';
 
 /** The prompt chat's calls (spec 002 §7). */
 
 /** GET /api/ai/threads?limit=50&cursor= */
 export function fetchThreads(cursor?: string | null): Promise<ThreadListResponse> {
-  const q = new URLSearchParams({ limit: String(AI_LIMITS.threadPageSize) });
-  if (cursor) q.set('cursor', cursor);
-  return apiRequest<ThreadListResponse>(`/api/ai/threads?${q}`);
+  return undeclaredAnswer<ThreadListResponse>(api.get('/api/ai/threads', { query: { limit: AI_LIMITS.threadPageSize, cursor: cursor || undefined } }));
 }
 
 /** GET /api/ai/threads/{id}/messages?limit=100[&before=] */
 export function fetchMessages(threadId: string, before?: number): Promise<MessageListResponse> {
-  const q = new URLSearchParams({ limit: String(AI_LIMITS.messagePageSize) });
-  if (before) q.set('before', String(before));
-  return apiRequest<MessageListResponse>(`/api/ai/threads/${encodeURIComponent(threadId)}/messages?${q}`);
+  return undeclaredAnswer<MessageListResponse>(api.get('/api/ai/threads/{id}/messages', { path: { id: threadId }, query: { limit: AI_LIMITS.messagePageSize, before: before || undefined } }));
 }
 
 /** DELETE /api/ai/threads/{id} */
 export function deleteThread(threadId: string): Promise<{ success: true }> {
-  return apiRequest(`/api/ai/threads/${encodeURIComponent(threadId)}`, { method: 'DELETE' });
+  return undeclaredAnswer<{ success: true }>(api.delete('/api/ai/threads/{id}', { path: { id: threadId } }));
 }
 
 /** GET /api/ai/chat/charge-enabled */
 export function fetchChargeEnabled(): Promise<ChargeEnabledResponse> {
-  return apiRequest<ChargeEnabledResponse>('/api/ai/chat/charge-enabled');
+  return undeclaredAnswer<ChargeEnabledResponse>(api.get('/api/ai/chat/charge-enabled'));
 }
 
 export interface StreamHandlers {
@@ -41,7 +37,7 @@ export interface StreamHandlers {
  * an AbortError when `signal` aborts (the stop button).
  */
 export async function sendChatStreaming(form: FormData, handlers: StreamHandlers, signal: AbortSignal): Promise<ChatSendResponse> {
-  const res = await fetch('/api/ai/chat', { method: 'POST', body: form, credentials: 'include', cache: 'no-store', signal, headers: { Accept: 'text/event-stream', 'Cache-Control': 'no-store' } }).catch((err: unknown) => {
+  const res = await fetch(apiUrl('post', '/api/ai/chat'), { method: 'POST', body: form, credentials: 'include', cache: 'no-store', signal, headers: { Accept: 'text/event-stream', 'Cache-Control': 'no-store' } }).catch((err: unknown) => {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw new ApiError(0, 'NETWORK', String(err), undefined, null);
   });

@@ -10,7 +10,7 @@ import type {
   UploadResponse,
 } from '@dewy/contracts';
 import { AI_COSTS } from '@dewy/contracts';
-import { apiRequest } from '../../../lib/api-client';
+import { api, apiUrl, undeclaredAnswer } from '../../../lib/api-client';
 
 /**
  * The consistency tool's calls (spec 002 §7), and the AI-text helpers it uses (rewrite, extract prompt,
@@ -24,35 +24,33 @@ export function postGeneration(p: { prompt: string; numImages: number; aspectRat
   form.append('num_images', String(p.numImages));
   form.append('prompt', p.prompt);
   form.append('aspect_ratio', p.aspectRatio);
-  return apiRequest<ImageGenerationCreated>('/api/kling/image-generation', { method: 'POST', body: form });
+  return api.post('/api/kling/image-generation', { body: form });
 }
 
 /** GET /api/image/status/{taskId}: status, images, imageUrl, partial. */
 export function fetchGenerationStatus(taskId: string): Promise<JobStatusResponse> {
-  return apiRequest<JobStatusResponse>(`/api/image/status/${encodeURIComponent(taskId)}`);
+  return api.get('/api/image/status/{jobId}', { path: { jobId: taskId } });
 }
 
 /** GET /api/image/history/{userId}?source=kling&grouped=1&group_limit=N&group_offset=N[&q=text] (002 §7). */
 export function fetchGenerationHistory(userId: number, q: GroupedHistoryQuery): Promise<HistoryResponse> {
-  const params = new URLSearchParams({ source: 'kling', grouped: '1', group_limit: String(q.group_limit ?? 10), group_offset: String(q.group_offset ?? 0) });
-  if (q.q) params.set('q', q.q);
-  return apiRequest<HistoryResponse>(`/api/image/history/${userId}?${params.toString()}`);
+  return api.get('/api/image/history/{userId}', { path: { userId }, query: { source: 'kling', grouped: '1', group_limit: q.group_limit ?? 10, group_offset: q.group_offset ?? 0, q: q.q || undefined } });
 }
 
 /** GET /api/auth/banned-keywords: success, keywords. */
 export async function fetchBannedKeywords(): Promise<string[]> {
-  const res = await apiRequest<{ success: boolean; keywords: string[] }>('/api/auth/banned-keywords');
+  const res = await api.get('/api/auth/banned-keywords');
   return Array.isArray(res.keywords) ? res.keywords : [];
 }
 
 /** POST /api/image/result-to-upload: one of my results copied into a new upload (send-to-upscale). */
 export function resultToUpload(url: string): Promise<UploadResponse> {
-  return apiRequest<UploadResponse>('/api/image/result-to-upload', { method: 'POST', body: { url } });
+  return api.post('/api/image/result-to-upload', { body: { url } });
 }
 
 /** POST /api/ai/extract-prompt-from-image: raw bytes as application/octet-stream → success, prompt, error (002 §7). */
 export async function extractPromptFromImage(file: Blob): Promise<string> {
-  const res = await fetch('/api/ai/extract-prompt-from-image', {
+  const res = await fetch(apiUrl('post', '/api/ai/extract-prompt-from-image'), {
     method: 'POST',
     credentials: 'include',
     cache: 'no-store',
@@ -66,7 +64,7 @@ export async function extractPromptFromImage(file: Blob): Promise<string> {
 
 /** POST /api/ai/rewrite {userPrompt, currentPrompt, threadId} → rewrittenPrompt, threadId, rewriteId (002 §7; 3 credits, charged by the rewrite). */
 export function rewritePrompt(p: RewriteRequest): Promise<RewriteResponse> {
-  return apiRequest<RewriteResponse>('/api/ai/rewrite', { method: 'POST', body: p });
+  return undeclaredAnswer<RewriteResponse>(api.post('/api/ai/rewrite', { body: p }));
 }
 
 /**
@@ -74,5 +72,5 @@ export function rewritePrompt(p: RewriteRequest): Promise<RewriteResponse> {
  * charge the rewrite already made (never a second one) and is idempotent per rewrite (decision 022).
  */
 export function confirmRewriteCharge(rewriteId: string | undefined): Promise<CreditUseResponse> {
-  return apiRequest<CreditUseResponse>('/api/credit/use', { method: 'POST', body: { amount: AI_COSTS.rewrite, rewriteId } });
+  return undeclaredAnswer<CreditUseResponse>(api.post('/api/credit/use', { body: { amount: AI_COSTS.rewrite, rewriteId } }));
 }

@@ -1,5 +1,5 @@
 import type { HistoryImage, HistoryResponse, HistorySource, SeedreamHistoryItem, SeedreamHistoryResponse } from '@dewy/contracts';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /**
  * One page of the caller's completed items of one source (001 §4: My Page lists completed items only).
@@ -10,8 +10,7 @@ import { apiRequest } from '../../../lib/api-client';
  */
 export async function fetchCompletedHistoryPage(userId: number, source: HistorySource, limit: number, offset: number, signal?: AbortSignal): Promise<HistoryResponse> {
   if (source === 'seedream') return fetchImageEditPage(limit, offset, signal);
-  const q = new URLSearchParams({ source, status: 'completed', limit: String(limit), offset: String(offset) });
-  return apiRequest<HistoryResponse>(`/api/image/history/${userId}?${q.toString()}`, { signal });
+  return api.get('/api/image/history/{userId}', { path: { userId }, query: { source, status: 'completed', limit, offset }, signal });
 }
 
 /**
@@ -22,8 +21,7 @@ export async function fetchCompletedHistoryPage(userId: number, source: HistoryS
 async function fetchImageEditPage(limit: number, offset: number, signal?: AbortSignal): Promise<HistoryResponse> {
   let at = offset;
   for (let skipped = 0; ; skipped++) {
-    const q = new URLSearchParams({ grouped: '1', status: 'completed', limit: String(limit), offset: String(at) });
-    const page = await apiRequest<SeedreamHistoryResponse>(`/api/seedream/history?${q.toString()}`, { signal });
+    const page: SeedreamHistoryResponse = await api.get('/api/seedream/history', { query: { grouped: '1', status: 'completed', limit, offset: at }, signal });
     const next = page.pagination.nextOffset ?? at + limit;
     if (page.items.length > 0 || !page.pagination.hasMore || skipped >= 20) {
       return { images: page.items.map(imageEditAsHistoryImage), pagination: { hasMore: page.pagination.hasMore, nextOffset: page.pagination.hasMore ? next : null } };

@@ -1,5 +1,5 @@
 import type { PresignDownloadResponse } from '@dewy/contracts';
-import { ApiError, apiRequest } from '../../../lib/api-client';
+import { api, ApiError, apiUrl } from '../../../lib/api-client';
 import { saveBlob } from '../../../lib/save-blob';
 
 const RETRIES = 2;
@@ -11,7 +11,7 @@ const sleep = (ms: number) => new Promise((r) => window.setTimeout(r, ms));
 async function presignDownload(url: string): Promise<PresignDownloadResponse> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await apiRequest<PresignDownloadResponse>('/api/image/presign-download', { method: 'POST', body: { url } });
+      return await api.post('/api/image/presign-download', { body: { url } });
     } catch (err) {
       if (err instanceof ApiError && err.status === 403 && attempt < RETRIES) {
         await sleep(RETRY_DELAY_MS);
@@ -54,7 +54,7 @@ export async function downloadImage(url: string): Promise<boolean> {
     console.warn('[download] presigned download failed', err);
   }
   try {
-    saveBlob(await fetchBlob(`/api/image/download?url=${encodeURIComponent(url)}`, 'include'), nameFromUrl(url));
+    saveBlob(await fetchBlob(apiUrl('get', '/api/image/download', { query: { url } }), 'include'), nameFromUrl(url));
     return true;
   } catch (err) {
     console.warn('[download] proxy download failed', err);

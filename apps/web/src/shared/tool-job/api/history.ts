@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { HistoryResponse, HistorySource } from '@dewy/contracts';
-import { apiRequest } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** GET /api/image/history/{userId}?source=… (001 §7), newest first. */
 export function fetchToolHistory(userId: number, source: HistorySource): Promise<HistoryResponse> {
-  return apiRequest<HistoryResponse>(`/api/image/history/${userId}?source=${encodeURIComponent(source)}&limit=100`);
+  return api.get('/api/image/history/{userId}', { path: { userId }, query: { source, limit: 100 } });
 }
 
 /** One page of a tool's history: GET /api/image/history/{userId}?source=&limit=&offset= (001 §7). */
@@ -14,8 +14,7 @@ export function fetchToolHistoryPage(
   page: { limit: number; offset: number },
   signal?: AbortSignal,
 ): Promise<HistoryResponse> {
-  const query = `source=${encodeURIComponent(source)}&limit=${page.limit}&offset=${page.offset}`;
-  return apiRequest<HistoryResponse>(`/api/image/history/${userId}?${query}`, { signal });
+  return api.get('/api/image/history/{userId}', { path: { userId }, query: { source, limit: page.limit, offset: page.offset }, signal });
 }
 
 export const toolHistoryKey = (source: HistorySource, userId: number | undefined) => ['tool-history', source, userId] as const;

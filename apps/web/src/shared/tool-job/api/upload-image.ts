@@ -1,5 +1,5 @@
 import type { PresignUploadResponse, UPLOAD_KINDS, UploadResponse } from '@dewy/contracts';
-import { ApiError, apiRequest } from '../../../lib/api-client';
+import { api, ApiError } from '../../../lib/api-client';
 
 /** What an upload is for (the presign request's `kind`): each tool names its own. */
 export type UploadKind = (typeof UPLOAD_KINDS)[number];
@@ -39,8 +39,7 @@ function isFinal(err: unknown): boolean {
 /** Presigned flow (001 §3/§7): presign → PUT with exactly the required headers → confirm. */
 async function uploadPresigned(blob: Blob, filename: string, kind: UploadKind): Promise<UploadResponse> {
   const mime = blob.type === 'image/png' ? 'image/png' : 'image/jpeg';
-  const presign = await apiRequest<PresignUploadResponse>('/api/image/presign-upload', {
-    method: 'POST',
+  const presign: PresignUploadResponse = await api.post('/api/image/presign-upload', {
     body: { filename, mime, kind, contentLength: blob.size, checksumSha256: await sha256Base64(blob) },
   });
   let put: Response;
@@ -50,14 +49,14 @@ async function uploadPresigned(blob: Blob, filename: string, kind: UploadKind): 
     throw new ApiError(0, 'S3_PUT_FAILED', err instanceof Error ? err.message : String(err), undefined, null);
   }
   if (!put.ok) throw new ApiError(put.status, 'S3_PUT_FAILED', `PUT ${put.status}`, undefined, null);
-  return apiRequest<UploadResponse>('/api/image/confirm-upload', { method: 'POST', body: { key: presign.key } });
+  return api.post('/api/image/confirm-upload', { body: { key: presign.key } });
 }
 
 /** Multipart fallback: POST /api/image/upload-s3, field `image`. */
 async function uploadMultipart(blob: Blob, filename: string): Promise<UploadResponse> {
   const form = new FormData();
   form.append('image', blob, filename);
-  return apiRequest<UploadResponse>('/api/image/upload-s3', { method: 'POST', body: form });
+  return api.post('/api/image/upload-s3', { body: form });
 }
 
 /**
