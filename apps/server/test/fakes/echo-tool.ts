@@ -12,6 +12,13 @@ declare module '../../src/jobs/job-map' {
   }
 }
 
+declare module '../../src/providers/engine-registry' {
+  interface EngineMap {
+    /** The echo tool's engine: a name only (the tool echoes the original itself). */
+    echo: { readonly name: string };
+  }
+}
+
 /** Input of the echo tool: an uploaded image, the price to charge, and how the run should end. */
 export const EchoInputSchema = z.object({
   image: z.string(),
@@ -30,11 +37,11 @@ export const echoTool = defineTool({
   name: 'echo',
   source: 'product_try',
   jobName: 'test-echo',
+  engine: 'echo',
   input: EchoInputSchema,
   imageUrlOf: (input) => input.image,
   extraUploadsOf: (input) => ({ mask: input.mask }),
   prepare: (input, _upload, _app, extras) => ({ input, cost: input.price + (extras.mask ? 1 : 0) }),
-  engineName: () => 'echo',
   async run(job, input) {
     job.progress('echo', 0.5);
     if (input.mode === 'fail') throw new Error('ECHO_FAILED: asked to fail');
@@ -48,8 +55,9 @@ export const echoTool = defineTool({
   },
 });
 
-/** Context overrides that add the echo tool beside the real ones. */
+/** Context overrides that add the echo tool (its queue and its engine) beside the real ones. */
 export const withEchoTool = {
   tools: [...TOOLS, echoTool],
   jobSchemas: { ...JOB_SCHEMAS, 'test-echo': ToolJobPayloadSchema },
+  engines: { echo: { name: 'echo' } },
 };

@@ -121,7 +121,7 @@ describe('the worker refuses to start', () => {
   it('when a declared job name has no handler', async () => {
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: '/tmp/dewy-no-handler' });
     const db = await TEST_DATABASES[0]!.open();
-    const ctx = await createContext(config, { database: db, engine: createFakeEngine(), jobSchemas: { ...JOB_SCHEMAS, 'test-echo': ToolJobPayloadSchema } });
+    const ctx = await createContext(config, { database: db, engines: { retouch: createFakeEngine() }, jobSchemas: { ...JOB_SCHEMAS, 'test-echo': ToolJobPayloadSchema } });
     try {
       await expect(ctx.queue.startWorkers({ concurrency: 1 })).rejects.toThrow(/no handler for job test-echo/);
     } finally {

@@ -38,7 +38,7 @@ describe('an upscale job through the RunPod adapter against a fake RunPod server
 
   it('sends the spec input with a fetchable signed image URL and stores the result; a FAILED job refunds', async () => {
     const { app, ctx } = t;
-    expect(ctx.engine.name).toBe('runpod');
+    expect(ctx.engines.nameOf('retouch')).toBe('runpod');
     const { cookie, user } = await signUpAndLogin(app);
     const mp = multipartBody('image', 'a.jpg', 'image/jpeg', await makeJpeg(400, 300));
     const up = (await app.inject({ method: 'POST', url: '/api/image/upload-s3', headers: { cookie, ...mp.headers }, payload: mp.payload })).json();
