@@ -73,7 +73,7 @@ describe.each(TEST_DATABASES)('money invariants of every queued tool on $name', 
       async prepare(cookie) {
         const image = await upload(cookie, await makeJpeg(600, 600), 'p.jpg', 'image/jpeg');
         const mask = await upload(cookie, await maskPng(600, 600), 'm.png', 'image/png');
-        return () => t.app.inject({ method: 'POST', url: '/api/runpod-face-edit', headers: { cookie }, payload: { input: { image, mask } } });
+        return () => t.app.inject({ method: 'POST', url: '/api/runpod-face-edit', headers: { cookie }, payload: { input: { image, mask, resize_factor: 1, easy_value: 0.5 } } });
       },
       ok: 200,
       jobIdOf: (b) => b.jobId as string,
