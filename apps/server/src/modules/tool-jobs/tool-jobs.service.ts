@@ -46,7 +46,7 @@ function idempotentSpendKey(tool: { jobName: string }, userId: number, idempoten
  * matter). A tool whose request carries a file fingerprints the file's bytes (their sha256), not where
  * it was stored, so that a retry of the same request matches.
  */
-export function requestFingerprint(value: unknown): string {
+function requestFingerprint(value: unknown): string {
   return sha256Hex(canonicalJson(value));
 }
 
@@ -57,7 +57,7 @@ export function requestFingerprint(value: unknown): string {
  * @param requestHash the request's {@link requestFingerprint}
  * @throws AppError IDEMPOTENCY_KEY_REUSED when the key started a job with another request
  */
-export async function replayIdempotentJob(ctx: AppContext, tool: { jobName: string }, userId: number, idempotencyKey: string | undefined, requestHash: string): Promise<ToolJobCreated | null> {
+async function replayIdempotentJob(ctx: AppContext, tool: { jobName: string }, userId: number, idempotencyKey: string | undefined, requestHash: string): Promise<ToolJobCreated | null> {
   if (!idempotencyKey) return null;
   const db = ctx.database.db;
   const prior = (await db.select().from(images).where(eq(images.spendKey, idempotentSpendKey(tool, userId, idempotencyKey))))[0];
