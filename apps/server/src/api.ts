@@ -16,7 +16,7 @@ async function main() {
   const recovered = await recoverAtStart(ctx);
   if (recovered.length) ctx.log.warn({ recovered }, 'failed and refunded jobs left behind by a crash');
   if (config.workers.inProcess) await ctx.queue.startWorkers({ concurrency: config.workers.concurrency });
-  if (config.workers.inProcess && config.engine.warmUp) ctx.engine.warmUp?.(); // models and SR ready before the first job
+  if (config.workers.inProcess && config.engine.warmUp) ctx.engines.find('retouch')?.warmUp?.(); // models and SR ready before the first job
   const stopHousekeeping = startHousekeeping(ctx);
 
   let stopping = false;

@@ -12,11 +12,10 @@ import { createLogger } from './lib/logger';
 import { createJobEventBus } from './modules/tool-jobs/job-events';
 import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
 import { toolJobHandler } from './modules/tool-jobs/tool-jobs.handler';
-import { createFaceEditEngine, createRetouchEngine, localPoolConfig } from './providers/engines';
+import { localPoolConfig } from './providers/engines';
+import { enginesFromConfig, type EngineOverrides } from './providers/engine-registry';
 import { createLocalPool } from './providers/engines/local.engine';
 import { createLocalModerator, noModeration, type ContentModerator } from './providers/moderation/content-moderator';
-import type { FaceEditEngine } from './providers/engines/face-edit-engine';
-import type { RetouchEngine } from './providers/engines/retouch-engine';
 import { createStorageProvider } from './providers/storage';
 import { TOOLS } from './tools';
 import type { PaymentsProvider } from './modules/billing/payments-provider';
@@ -25,7 +24,6 @@ import { purgeDeletedAccounts } from './modules/account/account-deletion.service
 import { processDormantAccounts } from './modules/account/dormant-accounts.service';
 import { sendRenewalReminders } from './modules/billing/renewal-reminders.service';
 import { createMailProvider, type MailProvider } from './providers/mail';
-import { createLlmProvider, type LlmProvider } from './providers/llm';
 import { SessionCache } from './modules/auth/session-cache';
 
 /**
@@ -40,10 +38,13 @@ export function loadSecret(config: AppConfig): string {
   return fs.readFileSync(file, 'utf8').trim();
 }
 
-/** What tests may replace: the engine, the database, the tool list with its job names, the logger. */
+/** What tests may replace: engines, the database, the tool list with its job names, the logger. */
 export interface ContextOverrides {
-  engine?: RetouchEngine;
-  faceEditEngine?: FaceEditEngine;
+  /**
+   * Engines to use instead of the configured ones, by capability (a fake; null = not configured);
+   * capabilities not named are built from config.
+   */
+  engines?: EngineOverrides;
   moderator?: ContentModerator;
   database?: Database;
   tools?: readonly ToolDefinition[];
@@ -53,8 +54,6 @@ export interface ContextOverrides {
   payments?: PaymentsProvider | null;
   /** A mail provider (tests: SMTP to a local server); default from config. */
   mail?: MailProvider;
-  /** A language model (tests: an adapter pointed at a fake server); null = not configured. */
-  llm?: LlmProvider | null;
 }
 
 /** One handler per tool, keyed by the tool's job name (the kernel's generic handler), and the system jobs. */
@@ -73,7 +72,7 @@ function toolHandlers(services: AppServices): JobHandlers {
 }
 
 /**
- * Opens everything the API and the workers share: database (migrated), storage, engine, job events
+ * Opens everything the API and the workers share: database (migrated), storage, the engine registry, job events
  * and the job queue with a handler for every tool. The worker refuses to start when a declared job
  * name has no tool (see createJobQueue).
  */
@@ -94,15 +93,13 @@ export async function createContext(config: AppConfig, overrides: ContextOverrid
       config,
       database,
       storage,
-      engine: overrides.engine ?? createRetouchEngine(config, localPool),
-      faceEditEngine: overrides.faceEditEngine ?? createFaceEditEngine(config, localPool),
+      engines: enginesFromConfig(config, localPool, overrides.engines),
       moderator: overrides.moderator ?? (config.moderation.enabled ? createLocalModerator(localPool, config.moderation.threshold) : noModeration),
       events: createJobEventBus(database, { onError: (err) => log.warn({ err }, 'job event delivery failed') }),
       tools: overrides.tools ?? TOOLS,
       log,
       payments: overrides.payments !== undefined ? overrides.payments : createPaymentsProvider(config, { database, secret, log }),
       mail: overrides.mail ?? createMailProvider(config, log),
-      llm: overrides.llm !== undefined ? overrides.llm : createLlmProvider(config),
     };
     const queue = await createJobQueue(database, overrides.jobSchemas ?? JOB_SCHEMAS, toolHandlers(services), {
       defaultExpireInSeconds: config.workers.jobTimeoutSeconds,
@@ -117,13 +114,12 @@ export async function createContext(config: AppConfig, overrides: ContextOverrid
   }
 }
 
-/** Closes the context in dependency order: queue (lets running jobs finish), events, engine, database. */
+/** Closes the context in dependency order: queue (lets running jobs finish), events, engines, database. */
 export async function closeContext(ctx: AppContext, opts: { graceful?: boolean } = {}): Promise<void> {
   await ctx.sessionCache.close();
   await ctx.queue.stop({ graceful: opts.graceful ?? true, timeoutMs: 20_000 }).catch(() => {});
   await ctx.events.close().catch(() => {});
-  await ctx.engine.close().catch(() => {});
-  await ctx.faceEditEngine.close().catch(() => {});
+  await ctx.engines.close();
   await ctx.moderator.close().catch(() => {});
   await ctx.mail.close().catch(() => {});
   await ctx.database.close();

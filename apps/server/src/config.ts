@@ -391,8 +391,8 @@ export interface AppConfig {
   engine: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string; runpodApiKey?: string; runpodPollIntervalMs: number; modelsDir: string; threads: number; warmUp: boolean };
   faceEdit: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string };
   workers: { inProcess: boolean; concurrency: number; jobTimeoutSeconds: number };
-  /** `imageGenerationConfigured`: the flag of 000 §7 — true when Kling is configured (002 §2). */
-  vendors: { imageGenerationConfigured: boolean; kling: KlingConfig | null };
+  /** Kling (image generation, 002 §2); null when not configured (the engine registry then has no `image-generation`). */
+  vendors: { kling: KlingConfig | null };
   /** Image edit on BytePlus ModelArk Seedream (decision 023); `apiKey` unset = not configured. */
   seedream: {
     apiKey?: string;
@@ -515,7 +515,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     faceEdit: { kind: e.FACE_EDIT_ENGINE, runpodEndpointUrl: e.RUNPOD_FACE_EDIT_ENDPOINT_URL },
     workers: { inProcess: e.RUN_WORKERS, concurrency: e.WORKER_CONCURRENCY, jobTimeoutSeconds: e.JOB_TIMEOUT_SECONDS },
-    vendors: { imageGenerationConfigured: klingConfig(e) !== null, kling: klingConfig(e) },
+    vendors: { kling: klingConfig(e) },
     seedream: {
       apiKey: e.SEEDREAM_API_KEY?.trim() || undefined,
       baseUrl: e.SEEDREAM_BASE_URL.replace(/\/+$/, ''),

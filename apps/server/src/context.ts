@@ -3,14 +3,12 @@ import type { AppConfig } from './config';
 import type { Database } from './db/client';
 import type { StorageProvider } from './providers/storage/storage.provider';
 import type { JobQueue } from './jobs/queue';
-import type { RetouchEngine } from './providers/engines/retouch-engine';
-import type { FaceEditEngine } from './providers/engines/face-edit-engine';
+import type { EngineRegistry } from './providers/engine-registry';
 import type { ContentModerator } from './providers/moderation/content-moderator';
 import type { JobEventBus } from './modules/tool-jobs/job-events';
 import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
 import type { PaymentsProvider } from './modules/billing/payments-provider';
 import type { MailProvider } from './providers/mail';
-import type { LlmProvider } from './providers/llm/llm-provider';
 import type { SessionCache } from './modules/auth/session-cache';
 
 /** The services a job handler runs with: everything of the context but the queue that calls it. */
@@ -18,10 +16,11 @@ export interface AppServices {
   config: AppConfig;
   database: Database;
   storage: StorageProvider;
-  /** The retouch/upscale engine chosen by config (local CPU or RunPod). */
-  engine: RetouchEngine;
-  /** The face-edit engine chosen by config (local inpainting or RunPod). */
-  faceEditEngine: FaceEditEngine;
+  /**
+   * The engine of each capability (retouch, face-edit, image-generation, image-edit, llm), built once
+   * from config (decision 035): `engines.get('retouch')`; an unconfigured one answers NOT_CONFIGURED.
+   */
+  engines: EngineRegistry;
   /** Upload screening (NSFW classifier on the engine workers, or off). */
   moderator: ContentModerator;
   /** Job progress and status, across processes (SSE to the page). */
@@ -34,8 +33,6 @@ export interface AppServices {
   payments: PaymentsProvider | null;
   /** Outgoing mail: SMTP (SMTP_URL) or the `.eml` outbox in DATA_DIR/outbox (decision 020). */
   mail: MailProvider;
-  /** The language model of LLM_* (OpenAI-compatible); null when not configured (AI text routes answer NOT_CONFIGURED). */
-  llm: LlmProvider | null;
 }
 
 /** Everything a route module or job needs, built once at start (api.ts, worker.ts, tests). */

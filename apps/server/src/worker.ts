@@ -14,9 +14,9 @@ async function main() {
   }
   const ctx = await createContext(config);
   await ctx.queue.startWorkers({ concurrency: config.workers.concurrency });
-  if (config.engine.warmUp) ctx.engine.warmUp?.(); // models and SR ready before the first job
+  if (config.engine.warmUp) ctx.engines.find('retouch')?.warmUp?.(); // models and SR ready before the first job
   const stopHousekeeping = startHousekeeping(ctx);
-  ctx.log.info({ engine: ctx.engine.name, concurrency: config.workers.concurrency, tools: ctx.tools.map((t) => t.name) }, 'worker running');
+  ctx.log.info({ engines: ctx.engines.describe(), concurrency: config.workers.concurrency, tools: ctx.tools.map((t) => t.name) }, 'worker running');
   const shutdown = async () => {
     stopHousekeeping();
     await closeContext(ctx);

@@ -10,7 +10,7 @@ import { generateDrizzleJson, generateMigration } from 'drizzle-kit/api';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, TEST_DATABASES } from '../../test/helpers/databases';
-import { errorOfRow } from '../modules/image-edit/image-edit.service';
+import { errorOfRow } from '../modules/image-edit/image-edit.presenter';
 import { statusErrorOf } from '../modules/images/images.service';
 import { MIGRATIONS_DIR } from './client';
 import * as schema from './schema';

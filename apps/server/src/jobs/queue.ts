@@ -1,6 +1,6 @@
 import PgBoss from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database, Tx } from '../db/client';
+import type { Database, SqlExecutor, Tx } from '../db/client';
 import { JobFailure } from '../lib/job-failure';
 import type { JobMap, JobName, JobSchemas } from './job-map';
 
@@ -34,9 +34,15 @@ export interface JobQueue {
    * Enqueues a job of a declared name with its payload (validated with the name's schema); with `tx`
    * the insert joins that open transaction, so the job exists exactly when the transaction commits
    * (the debit, the history row and the enqueue are one unit of work).
+   *
+   * With `fairKey` (the caller the job is for) the job is queued fairly among callers (decision 035):
+   * it gets the round {@link fairRound} computes, as pg-boss priority −round (fetch order: priority,
+   * then creation), so one caller's many waiting jobs never hold back another caller's job by more
+   * than one job per worker. Enqueue a caller's jobs one after another (the kernel does, under the
+   * caller's balance lock) for their rounds to increase.
    * @returns the queue's job id. @throws Error for an undeclared name or an invalid payload.
    */
-  enqueue<N extends JobName>(name: N, data: JobMap[N], opts?: { tx?: Tx }): Promise<string>;
+  enqueue<N extends JobName>(name: N, data: JobMap[N], opts?: { tx?: Tx; fairKey?: string }): Promise<string>;
   /**
    * Starts polling workers for every declared job name (in-process mode or `npm run worker`).
    * @throws Error naming every declared job that has no handler — the worker refuses to start rather
@@ -53,6 +59,37 @@ export interface JobQueue {
    * the timeout passed), so the caller may close the database afterwards.
    */
   stop(opts?: { graceful?: boolean; timeoutMs?: number }): Promise<void>;
+}
+
+/** The pg-boss schema of the queue's tables. */
+const BOSS_SCHEMA = 'pgboss';
+
+/** The payload field that names a job's caller for fair queueing (the handler's schema strips it). */
+const FAIR_KEY_FIELD = 'fairKey';
+
+/**
+ * The round of a new job for `fairKey` in queue `name` (decision 035; start-time fair queueing by
+ * rounds): one past the caller's latest round among its unfinished jobs (waiting or active), and at
+ * least the round now being served (the highest round among active jobs, else the lowest among waiting
+ * jobs, else 0). So a caller with nothing queued starts in the current round, ahead of every job of a
+ * later round, whoever queued it first; each further job of the same caller goes one round later; and
+ * a caller who keeps one job coming ties with the next round of the others (creation order decides),
+ * so nobody starves. Reads pg-boss's job table through `sql` (the enqueueing transaction's executor).
+ */
+export async function fairRound(sql: SqlExecutor, name: string, fairKey: string): Promise<number> {
+  const { rows } = await sql.executeSql(
+    `SELECT max(-priority) FILTER (WHERE data->>'${FAIR_KEY_FIELD}' = $2) AS caller_last,
+            max(-priority) FILTER (WHERE state = 'active') AS active_max,
+            min(-priority) FILTER (WHERE state < 'active') AS waiting_min
+       FROM ${BOSS_SCHEMA}.job
+      WHERE name = $1 AND state <= 'active'`,
+    [name, fairKey],
+  );
+  const r = (rows[0] ?? {}) as { caller_last: number | string | null; active_max: number | string | null; waiting_min: number | string | null };
+  const num = (v: number | string | null) => (v === null || v === undefined ? null : Number(v));
+  const current = num(r.active_max) ?? num(r.waiting_min) ?? 0;
+  const last = num(r.caller_last);
+  return last === null ? current : Math.max(current, last + 1);
 }
 
 /**
@@ -76,7 +113,7 @@ export async function createJobQueue(
   const expireOf = (name: JobName) => handlers[name]?.expireInSeconds ?? opts.defaultExpireInSeconds;
   const boss = new PgBoss({
     db: database.executor as PgBoss.Db,
-    schema: 'pgboss',
+    schema: BOSS_SCHEMA,
     // Maintenance (expiry, archiving) runs here; retries are ours to decide (a failed job refunds).
     supervise: true,
     maintenanceIntervalSeconds: 30,
@@ -119,12 +156,15 @@ export async function createJobQueue(
   }
 
   return {
-    async enqueue(name, data, { tx } = {}) {
+    async enqueue(name, data, { tx, fairKey } = {}) {
       const payload = schemaOf(name).parse(data) as object;
-      const id = await boss.send(name, payload, {
+      const sql = tx ? database.txExecutor(tx) : database.executor;
+      const priority = fairKey === undefined ? 0 : -(await fairRound(sql, name, fairKey));
+      const id = await boss.send(name, fairKey === undefined ? payload : { ...payload, [FAIR_KEY_FIELD]: fairKey }, {
         retryLimit: 0,
         expireInSeconds: expireOf(name),
-        ...(tx ? { db: database.txExecutor(tx) as PgBoss.Db } : {}),
+        priority,
+        ...(tx ? { db: sql as PgBoss.Db } : {}),
       });
       if (!id) throw new Error(`queue refused job ${name}`);
       return id;

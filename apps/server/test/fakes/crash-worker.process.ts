@@ -25,7 +25,7 @@ engine.run = async (input, signal) => {
   const r = await run(input, signal);
   return r;
 };
-const ctx = await createContext(config, { engine });
+const ctx = await createContext(config, { engines: { retouch: engine } });
 const user = await registerUser(ctx.database.db, { name: 'Crash', email: `crash-${Date.now()}@example.com`, password: 'password-1' }, { locale: 'ko' });
 await grantWelcomeCreditsOnce(ctx.database.db, { userId: user.id, email: user.email, amount: 300 });
 userId = user.id;

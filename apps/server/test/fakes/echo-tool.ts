@@ -10,6 +10,15 @@ declare module '../../src/jobs/job-map' {
   interface JobMap {
     /** The test-only tool's queue. */
     'test-echo': ToolJobPayload;
+    /** The test-only file-taking tool's queue. */
+    'test-echo-file': ToolJobPayload;
+  }
+}
+
+declare module '../../src/providers/engine-registry' {
+  interface EngineMap {
+    /** The echo tool's engine: a name only (the tool echoes the original itself). */
+    echo: { readonly name: string };
   }
 }
 
@@ -34,11 +43,11 @@ export const echoTool = defineTool({
   name: 'echo',
   source: 'product_try',
   jobName: 'test-echo',
+  engine: 'echo',
   input: EchoInputSchema,
   imageUrlOf: (input) => input.image,
   extraUploadsOf: (input) => ({ mask: input.mask }),
   prepare: (input, _upload, _app, extras) => ({ input, cost: input.price + (extras.mask ? 1 : 0) }),
-  engineName: () => 'echo',
   async run(job, input) {
     job.progress('echo', 0.5);
     if (input.mode === 'fail') throw new Error('asked to fail (ECHO_FAILED)');
@@ -54,8 +63,55 @@ export const echoTool = defineTool({
   },
 });
 
-/** Context overrides that add the echo tool beside the real ones. */
+/** Input of the file-taking echo tool: the stored photo's URL (null until the kernel stores the file), price, mode. */
+export const EchoFileInputSchema = z.object({
+  photo: z.string().nullable(),
+  price: z.number().int().min(0),
+  mode: z.enum(['ok', 'refuse']).default('ok'),
+});
+
+/**
+ * A second test-only tool that takes its photo as a file of the request (multipart field `file`), as
+ * image generation takes its reference: proves the kernel's file acceptance for any definition. Its
+ * `check` refuses anything but a PNG/JPEG by magic bytes (ECHO: VALIDATION_FAILED); `prepare` in mode
+ * `refuse` refuses after the file was stored (the kernel must discard it); the run echoes the stored
+ * photo. No `costBeforeFiles`: a caller short of credits is refused by the charge itself.
+ */
+export const echoFileTool = defineTool({
+  name: 'echo-file',
+  source: 'product_try',
+  jobName: 'test-echo-file',
+  engine: 'echo',
+  input: EchoFileInputSchema,
+  imageUrlOf: (input) => input.photo ?? undefined,
+  files: {
+    fields: { file: 'photo' },
+    form: z.object({ price: z.coerce.number().int().min(0), mode: z.enum(['ok', 'refuse']).default('ok') }),
+    maxBytes: 2 * 1024 * 1024,
+    kind: 'echo-file',
+    async check(_input, files) {
+      const file = files.file;
+      if (!file) throw new AppError('VALIDATION_FAILED', { message: 'a file is required' });
+      const head = file.bytes.subarray(0, 4).toString('hex');
+      if (!head.startsWith('89504e47') && !head.startsWith('ffd8ff')) throw new AppError('VALIDATION_FAILED', { message: 'not an image' });
+      return { file: file.bytes };
+    },
+  },
+  prepare(input, upload) {
+    if (input.mode === 'refuse') throw new AppError('UPSCALE_BLOCKED');
+    if (!upload) throw new AppError('INTERNAL', { message: 'the kernel did not resolve the stored file' });
+    return { input, cost: input.price };
+  },
+  async run(job) {
+    const img = sharp(await job.readOriginal());
+    const meta = await img.metadata();
+    return { bytes: await img.png().toBuffer(), format: 'png', width: meta.width!, height: meta.height!, meta: { echoed: true } };
+  },
+});
+
+/** Context overrides that add the echo tools (their queues and their engine) beside the real ones. */
 export const withEchoTool = {
-  tools: [...TOOLS, echoTool],
-  jobSchemas: { ...JOB_SCHEMAS, 'test-echo': ToolJobPayloadSchema },
+  tools: [...TOOLS, echoTool, echoFileTool],
+  jobSchemas: { ...JOB_SCHEMAS, 'test-echo': ToolJobPayloadSchema, 'test-echo-file': ToolJobPayloadSchema },
+  engines: { echo: { name: 'echo' } },
 };

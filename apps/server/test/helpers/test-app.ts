@@ -27,12 +27,14 @@ export interface TestApp {
 
 /**
  * A full API on a test database with a fake engine and a temporary data folder (no web build, quiet
- * logs, no in-process workers unless `workers: true`).
+ * logs, no in-process workers unless `workers: true`). The retouch and face-edit capabilities of the
+ * engine registry are fakes unless `configuredEngine`; `engines` replaces any capability (a fake
+ * vendor; null = not configured), the rest come from `env`.
  */
 export async function createTestApp(
   kind: TestDatabaseKind,
   env: Record<string, string> = {},
-  opts: { workers?: boolean; configuredEngine?: boolean } & Pick<ContextOverrides, 'tools' | 'jobSchemas' | 'payments' | 'mail'> = {},
+  opts: { workers?: boolean; configuredEngine?: boolean } & Pick<ContextOverrides, 'tools' | 'jobSchemas' | 'payments' | 'mail' | 'engines'> = {},
 ): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dewy-test-'));
   // Suites sign many accounts up from one inject address; the sign-up limits get their own suite.
@@ -42,7 +44,8 @@ export async function createTestApp(
   const engine = createFakeEngine();
   const faceEditEngine = createFakeFaceEditEngine();
   const moderator = createFakeModerator();
-  const ctx = await createContext(config, { engine: opts.configuredEngine ? undefined : engine, faceEditEngine: opts.configuredEngine ? undefined : faceEditEngine, moderator: opts.configuredEngine ? undefined : moderator, database, tools: opts.tools, jobSchemas: opts.jobSchemas, payments: opts.payments, mail: opts.mail });
+  const fakes = opts.configuredEngine ? {} : { retouch: engine, 'face-edit': faceEditEngine };
+  const ctx = await createContext(config, { engines: { ...fakes, ...opts.engines }, moderator: opts.configuredEngine ? undefined : moderator, database, tools: opts.tools, jobSchemas: opts.jobSchemas, payments: opts.payments, mail: opts.mail });
   const app = await buildApp(ctx, { logger: false });
   outboxOf.set(app, path.join(dataDir, 'outbox'));
   if (opts.workers) await ctx.queue.startWorkers({ concurrency: 1, pollingIntervalSeconds: 0.5 });

@@ -125,9 +125,8 @@ export function staleAiRequestAgeMs(config: AppContext['config']): number {
 }
 
 /** The configured model. @throws AppError NOT_CONFIGURED when LLM_MODEL is unset (nothing is charged). */
-export function requireLlm(ctx: Pick<AppContext, 'llm'>): LlmProvider {
-  if (!ctx.llm) throw new AppError('NOT_CONFIGURED', { message: 'no language model configured (LLM_MODEL)' });
-  return ctx.llm;
+export function requireLlm(ctx: Pick<AppContext, 'engines'>): LlmProvider {
+  return ctx.engines.get('llm');
 }
 
 /** The error code a failed model call answers with (decision 022). */

@@ -84,7 +84,7 @@ export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       success: true,
       enabled: chatCost(ctx) > 0,
       cost: AI_COSTS.chat,
-      configured: ctx.llm !== null,
+      configured: ctx.engines.has('llm'),
     }));
 
     app.post('/api/ai/chat', { config: VENDOR_CALL, schema: { tags: ['ai'], consumes: ['multipart/form-data'] } }, async (req, reply) => {

@@ -9,7 +9,7 @@ import { defineTool } from '../tool-jobs/tool-definition';
  * The image and the mask must be the caller's confirmed uploads; the cost is the spec's formula on the
  * stored photo's real size (brought to width + height = 3000 unless within 2 %) times the resize
  * factor; the seed is the server's when the page sent none. The engine (local inpainting or RunPod,
- * FACE_EDIT_ENGINE) gets the photo and the mask.
+ * FACE_EDIT_ENGINE: the engine registry's `face-edit`) gets the photo and the mask.
  */
 /** True when the mask has at least one painted (light) pixel: its brightest grey level is over half. */
 export async function maskHasPaint(mask: Buffer): Promise<boolean> {
@@ -21,22 +21,22 @@ export const faceEditTool = defineTool({
   name: 'face-edit',
   source: 'face_edit',
   jobName: 'face-edit',
+  engine: 'face-edit',
   input: FaceEditInputSchema,
   imageUrlOf: (input) => input.image,
   extraUploadsOf: (input) => ({ mask: input.mask }),
-  async prepare(input, upload, app, extras) {
+  async prepare(input, upload, app, extras, engine) {
     if (!upload) throw new AppError('VALIDATION_FAILED', { message: 'face edit needs an image' });
-    if (!extras.mask && app.faceEditEngine.needsMask) throw new AppError('MASK_REQUIRED');
+    if (!extras.mask && engine.needsMask) throw new AppError('MASK_REQUIRED');
     if (extras.mask && !(await maskHasPaint(await app.storage.get(extras.mask.key)))) throw new AppError('MASK_EMPTY');
     return {
       input: { ...input, seed: input.seed ?? randomInt(FACE_EDIT.seed.min, FACE_EDIT.seed.max + 1) },
       cost: faceEditCost(upload.width, upload.height, input.resize_factor),
     };
   },
-  engineName: (app) => app.faceEditEngine.name,
   async run(job, input) {
     const { row } = job;
-    return job.app.faceEditEngine.run(
+    return job.engine.run(
       {
         imageBytes: await job.readOriginal(),
         imageUrl: await job.originalUrl(),

@@ -4,15 +4,16 @@ import type { AppContext } from '../../context';
 import { maintenanceState } from '../settings/settings.service';
 
 /**
- * GET /api/feature/flags (spec 000 §7): `imageGenerationEnabled` is true exactly when Kling (the
- * generation tool's vendor, 002 §2) is configured — KLING_ACCESS_KEY and KLING_SECRET_KEY (decision 024); `paymentsEnabled` says whether the payments provider is (decision 012).
+ * GET /api/feature/flags (spec 000 §7): `imageGenerationEnabled` is true exactly when the engine
+ * registry has an `image-generation` engine — Kling, the generation tool's vendor (002 §2), configured
+ * by KLING_ACCESS_KEY and KLING_SECRET_KEY (decisions 024, 035); `paymentsEnabled` says whether the payments provider is (decision 012).
  * GET /api/site-info (issue 13): the operator's business details and support e-mail from the
  * configuration (`COMPANY_*`, `SUPPORT_EMAIL`), null where unset.
  */
 export function flagsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/api/feature/flags', { config: { access: 'public' }, schema: { tags: ['flags'], response: { 200: FeatureFlagsResponseSchema } } }, async () => ({
-      imageGenerationEnabled: ctx.config.vendors.imageGenerationConfigured,
+      imageGenerationEnabled: ctx.engines.has('image-generation'),
       paymentsEnabled: Boolean(ctx.payments),
       maintenance: (await maintenanceState(ctx)).on,
     }));

@@ -14,20 +14,21 @@ import {
 } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { userOf } from '../auth/auth.guard';
+import { findToolJob, toolJobsPage } from '../tool-jobs/tool-jobs.presenter';
 import { createToolJob, userActor } from '../tool-jobs/tool-jobs.service';
-import { imageEditHistory, imageEditStatus, seedreamTaskId } from './image-edit.service';
 import { imageEditTool } from './image-edit.tool';
 
 /**
  * Image edit routes (spec 002 §7, issue 16): generate (a job on the kernel: always queued; `?async=1`
- * as the page sends it, the answer is the same without it), status, history, and our config call that
- * tells the page whether the vendor is configured.
+ * as the page sends it, the answer is the same without it), status and history (the kernel finds the
+ * caller's rows, the tool's presenter shapes them: decision 035), and our config call that tells the
+ * page whether the vendor is configured (the engine registry's `image-edit`).
  */
 export function imageEditRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get('/api/seedream/config', { config: { access: 'public' }, schema: { tags: ['image-edit'], response: { 200: SeedreamConfigResponseSchema } } }, async () => ({
       success: true as const,
-      configured: Boolean(ctx.config.seedream.apiKey),
+      configured: ctx.engines.has(imageEditTool.engine),
       costPerImage: IMAGE_EDIT.costPerImage,
       autoPromptCost: IMAGE_EDIT.autoPromptCost,
     }));
@@ -43,20 +44,20 @@ export function imageEditRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const { async: _async, ...input } = req.body;
         const res = await createToolJob(ctx, imageEditTool, userActor(user.id), input, { idempotencyKey: req.headers['idempotency-key'] });
         req.log.info({ userId: user.id, jobId: res.jobId, cost: res.cost }, 'image-edit job created');
-        return { success: true as const, status: res.status, seedream_task_id: seedreamTaskId(res.jobId), urls: [], cost: res.cost, credits: res.credits };
+        return imageEditTool.present.created(res);
       },
     );
 
     app.get(
       '/api/seedream/status/:id',
       { config: { access: 'user' }, schema: { tags: ['image-edit'], params: z.object({ id: safeText().min(1).max(200) }), response: { 200: SeedreamStatusResponseSchema } } },
-      async (req) => imageEditStatus(ctx, userOf(req).id, req.params.id),
+      async (req) => imageEditTool.present.status(ctx, await findToolJob(ctx, imageEditTool, userOf(req).id, req.params.id)),
     );
 
     app.get(
       '/api/seedream/history',
       { config: { access: 'user' }, schema: { tags: ['image-edit'], querystring: SeedreamHistoryQuerySchema, response: { 200: SeedreamHistoryResponseSchema } } },
-      async (req) => imageEditHistory(ctx, userOf(req).id, req.query),
+      async (req) => imageEditTool.present.history(ctx, await toolJobsPage(ctx, userOf(req).id, { source: imageEditTool.source, ...req.query }), req.query),
     );
   };
 }

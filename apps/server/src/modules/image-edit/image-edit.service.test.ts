@@ -148,6 +148,24 @@ describe.each(TEST_DATABASES)('image edit on Seedream (fake ModelArk) on $name',
     expect((await ledgerSums(t.ctx.database.db, user.id)).total).toBe(270);
   });
 
+  it('the generic status and history present an image-edit job through its tool: partial as its own status says, its task id in history items', async () => {
+    fake.options.mode = 'partial';
+    const { cookie, user } = await signUpAndLogin(t.app);
+    const a = await upload(cookie, refA);
+    const r = await generate(cookie, { prompt: 'two of three', images: [a], num_images: 3, max_images: 2, size: '1280x720' });
+    const taskId = r.json().seedream_task_id as string;
+    expect(await settled(cookie, taskId)).toMatchObject({ status: 'completed', partial: true });
+    const jobId = taskId.replace('seedream-', '');
+    const generic = (await t.app.inject({ url: `/api/image/status/${jobId}`, headers: { cookie } })).json();
+    expect(generic).toMatchObject({ status: 'completed', partial: true });
+    expect(generic.images).toHaveLength(2);
+    const h = (await t.app.inject({ url: `/api/image/history/${user.id}?source=seedream`, headers: { cookie } })).json();
+    expect(h.images).toHaveLength(1);
+    expect(h.images[0]).toMatchObject({ source: 'seedream', seedream_task_id: taskId, kling_task_id: null, runpod_job_id: jobId });
+    // The bare job id finds the job on the tool's own status route too.
+    expect((await status(cookie, jobId)).json()).toMatchObject({ status: 'completed', partial: true });
+  });
+
   it.each([
     ['InvalidParameter.OversizeImage', 400],
     ['InvalidParameter.AspectRatio', 400],

@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
 import { inArray } from 'drizzle-orm';
 import { IMAGE_EDIT, SeedreamGenerateRequestSchema, imageEditCost } from '@dewy/contracts';
-import type { AppConfig } from '../../config';
 import { uploads } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { createSeedreamClient, SeedreamError, type SeedreamClient, type SeedreamImage } from '../../providers/seedream/seedream.client';
+import { SeedreamError, type SeedreamImage } from '../../providers/seedream/seedream.client';
 import { maskHasPaint } from '../face-edit/face-edit.tool';
 import { defineTool, type ToolImage } from '../tool-jobs/tool-definition';
+import { imageEditPresenter } from './image-edit.presenter';
 import { compositeOutsideMask, vendorReference } from './mask-merge';
 
 /** The stored input of an image-edit job: the request without the transport-only `async` flag. */
@@ -18,20 +18,15 @@ export function maskedSize(width: number, height: number): string {
   return `${Math.max(1, Math.round(width * k))}x${Math.max(1, Math.round(height * k))}`;
 }
 
-/** The Seedream client of the configuration; null when SEEDREAM_API_KEY is unset. Tests may replace it. */
-export function seedreamClientOf(config: AppConfig): SeedreamClient | null {
-  const c = config.seedream;
-  if (!c.apiKey) return null;
-  return createSeedreamClient({ apiKey: c.apiKey, baseUrl: c.baseUrl, model: c.model, maxAttempts: c.maxAttempts, retryBaseMs: c.retryBaseMs, requestTimeoutMs: c.requestTimeoutMs, watermark: c.watermark });
-}
-
 /**
  * Image edit (spec 002 §2–§9, issue 16, decision 023) as a tool of the kernel: `POST
  * /api/seedream/generate`. Every reference (1–8) and the mask must be the caller's confirmed uploads;
  * each reference has at least 921 600 pixels (IMAGE_EDIT_TOO_SMALL otherwise; the 9 MB cap is checked
  * at upload); a mask must have paint (MASK_EMPTY). Cost 15 credits per ordered image (`num_images`),
- * nothing charged while the vendor is not configured (NOT_CONFIGURED). The seed is the server's when
- * the page sent none. With a mask, the output size is image 1's (see `maskedSize`).
+ * nothing charged while the vendor is not configured (the `image-edit` capability of the engine
+ * registry, SEEDREAM_API_KEY: NOT_CONFIGURED). The seed is the server's when the page sent none. With a
+ * mask, the output size is image 1's (see `maskedSize`). Its rows are presented by `imageEditPresenter`
+ * (the `seedream-<jobId>` task id, its own status and history shapes).
  *
  * The run asks the vendor for images until `num_images` are made, at most `num_images` calls of up to
  * `max_images` each (sequential generation when > 1). No image at all fails the job (refund, with the
@@ -41,6 +36,7 @@ export const imageEditTool = defineTool({
   name: 'image-edit',
   source: 'seedream',
   jobName: 'image-edit',
+  engine: 'image-edit',
   screenResults: { creditsPerImage: IMAGE_EDIT.costPerImage, failCode: 'OutputImageSensitiveContentDetected' },
   input: ImageEditInputSchema,
   imageUrlOf: (input) => input.images[0],
@@ -50,7 +46,6 @@ export const imageEditTool = defineTool({
     return extra;
   },
   async prepare(input, upload, app, extras) {
-    if (!app.config.seedream.apiKey) throw new AppError('NOT_CONFIGURED', { message: 'SEEDREAM_API_KEY is not set' });
     if (!upload) throw new AppError('VALIDATION_FAILED', { message: 'image edit needs an image' });
     const refs = [upload, ...Object.entries(extras).filter(([role]) => role.startsWith('ref')).map(([, u]) => u)];
     for (const [i, ref] of refs.entries()) {
@@ -74,10 +69,9 @@ export const imageEditTool = defineTool({
     };
   },
   concurrency: (app) => app.config.seedream.concurrency,
-  engineName: (app) => `seedream:${app.config.seedream.model}`,
+  present: imageEditPresenter,
   async run(job, input) {
-    const client = seedreamClientOf(job.app.config);
-    if (!client) throw new SeedreamError('NOT_CONFIGURED', 'SEEDREAM_API_KEY is not set');
+    const client = job.engine;
     const first = await job.readOriginal();
     const mask = input.mask ? await job.readUpload(input.mask) : null;
     const references = [await vendorReference(first, mask ? { bytes: mask, color: input.mask_color } : undefined)];

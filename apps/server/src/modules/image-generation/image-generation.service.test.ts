@@ -7,6 +7,7 @@ import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpe
 import { waitFor } from '../../../test/helpers/wait';
 import { startFakeKling, type FakeKling } from '../../../test/fakes/fake-kling.server';
 import type { KlingConfig } from '../../config';
+import { createKlingGenerator } from '../../providers/kling/kling.generator';
 import { jobs, uploads } from '../../db/schema';
 import { getBalance, ledgerSums, spend } from '../credits/credits.service';
 
@@ -45,16 +46,17 @@ describe.each(TEST_DATABASES)('image generation on Kling ($name)', (kind) => {
     await kling?.close();
   });
 
-  /** Runs `fn` with the Kling settings patched (a new object, so a new adapter and token), then restores them. */
+  /**
+   * Runs `fn` with the engine registry's Kling adapter built on patched settings (a new adapter and
+   * token), or with none (null: not configured), then puts the configured one back.
+   */
   async function withKling<T>(patch: Partial<KlingConfig> | null, fn: () => Promise<T>): Promise<T> {
-    const vendors = t.ctx.config.vendors as { kling: KlingConfig | null; imageGenerationConfigured: boolean };
-    vendors.kling = patch === null ? null : { ...cfg, ...patch };
-    vendors.imageGenerationConfigured = patch !== null;
+    const configured = t.ctx.engines.get('image-generation');
+    t.ctx.engines.set('image-generation', patch === null ? null : createKlingGenerator({ ...cfg, ...patch }));
     try {
       return await fn();
     } finally {
-      vendors.kling = cfg;
-      vendors.imageGenerationConfigured = true;
+      t.ctx.engines.set('image-generation', configured);
     }
   }
   const generate = (cookie: string, fields: Record<string, string>, file?: { name: string; type: string; bytes: Buffer }, lang?: string) => {

@@ -1,10 +1,11 @@
-import { and, desc, eq, ilike, or, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import { isErrorCode, type ErrorCode, type HistoryImage, type HistoryResponse, type HistorySource, type JobStatus, type JobStatusResponse, type UploadResponse } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { jobs, uploads, type JobRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { sniffImageType } from '../uploads/image-inspect';
 import { storeDirectUpload } from '../uploads/uploads.service';
+import { rowHistoryFields, rowIsPartial, toolJobsPage } from '../tool-jobs/tool-jobs.presenter';
 import { ownedKeyFromUrl, viewUrl } from './image-urls';
 
 /**
@@ -21,11 +22,6 @@ export async function resultUrlsOf(ctx: AppContext, row: Pick<JobRow, 'resultKey
   return Promise.all(resultKeysOf(row).map((k) => viewUrl(ctx, k)));
 }
 
-/** A row's `meta` as an object (empty when unset). */
-function metaOf(row: JobRow): Record<string, unknown> {
-  return row.meta && typeof row.meta === 'object' ? (row.meta as Record<string, unknown>) : {};
-}
-
 /**
  * The `error` of `/api/image/status` for a failed row (001 §3): its `error_code` when that is one of our
  * error codes (e.g. GENERATION_SAFETY_BLOCKED), else JOB_FAILED (a kernel reason, an image-edit vendor
@@ -35,12 +31,15 @@ export function statusErrorOf(row: Pick<JobRow, 'errorCode'>): ErrorCode | 'JOB_
   return isErrorCode(row.errorCode) ? row.errorCode : 'JOB_FAILED';
 }
 
-/** A history row as the page sees it (001 §3), with signed, expiring URLs. */
+/**
+ * A history row as the page sees it (001 §3), with signed, expiring URLs, whatever its tool; the
+ * tool's own fields (its vendor task id) come from the tool's presenter (decision 035).
+ */
 export async function presentHistoryImage(ctx: AppContext, row: JobRow): Promise<HistoryImage> {
   const all = await Promise.all(resultKeysOf(row).map((k) => viewUrl(ctx, k)));
   const imageUrl = all[0] ?? null;
   const originalUrl = row.originalKey ? await viewUrl(ctx, row.originalKey) : null;
-  const klingTaskId = metaOf(row).klingTaskId;
+  const own = rowHistoryFields(ctx, row);
   return {
     id: row.id,
     image_url: imageUrl,
@@ -57,8 +56,8 @@ export async function presentHistoryImage(ctx: AppContext, row: JobRow): Promise
     height: row.height,
     original_width: row.originalWidth,
     original_height: row.originalHeight,
-    kling_task_id: typeof klingTaskId === 'string' ? klingTaskId : null,
-    seedream_task_id: row.source === 'seedream' ? `seedream-${row.jobId}` : null,
+    kling_task_id: own.kling_task_id,
+    seedream_task_id: own.seedream_task_id,
     input: (row.input as Record<string, unknown> | null) ?? null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -67,7 +66,8 @@ export async function presentHistoryImage(ctx: AppContext, row: JobRow): Promise
 }
 
 /**
- * Status of one of the caller's jobs (GET /api/image/status/{jobId}). Another user's job id answers
+ * Status of one of the caller's jobs (GET /api/image/status/{jobId}), whatever its tool; whether a
+ * completed job is partial is the tool's to say (decision 035). Another user's job id answers
  * NOT_FOUND, the same as a job that does not exist.
  */
 export async function jobStatus(ctx: AppContext, userId: number, jobId: string): Promise<JobStatusResponse> {
@@ -79,7 +79,7 @@ export async function jobStatus(ctx: AppContext, userId: number, jobId: string):
     imageUrl: all[0] ?? null,
     originalImageUrl: row.originalKey ? await viewUrl(ctx, row.originalKey) : null,
     images: all,
-    partial: row.status === 'completed' && metaOf(row).partial === true,
+    partial: rowIsPartial(ctx, row),
     error: row.status === 'failed' ? statusErrorOf(row) : null,
   };
 }
@@ -103,19 +103,9 @@ export async function listHistory(
   const limit = grouped ? (q.group_limit ?? q.limit) : q.limit;
   const offset = grouped ? (q.group_offset ?? q.offset) : q.offset;
   const status = q.status ?? (grouped ? 'completed' : undefined);
-  const search = q.q ? `%${q.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-  const where = and(
-    eq(jobs.userId, userId),
-    q.source ? eq(jobs.source, q.source) : undefined,
-    status ? eq(jobs.status, status) : undefined,
-    search ? ilike(jobs.prompt, search) : undefined,
-  );
-  const rows = await ctx.database.db.select().from(jobs).where(where).orderBy(desc(jobs.createdAt), desc(jobs.id)).limit(limit + 1).offset(offset);
-  const page = rows.slice(0, limit);
-  const hasMore = rows.length > limit;
-  const next = hasMore ? offset + limit : null;
+  const { rows, hasMore, nextOffset: next } = await toolJobsPage(ctx, userId, { source: q.source, status, q: q.q, limit, offset });
   return {
-    images: await Promise.all(page.map((r) => presentHistoryImage(ctx, r))),
+    images: await Promise.all(rows.map((r) => presentHistoryImage(ctx, r))),
     pagination: grouped ? { hasMore, nextOffset: next, groupHasMore: hasMore, nextGroupOffset: next, grouped: true } : { hasMore, nextOffset: next },
   };
 }

@@ -58,7 +58,7 @@ describe.each(kinds)('a worker killed mid-job on %s', (kind) => {
 
   async function reopen(env: Record<string, string>) {
     const config = loadConfig({ ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent' });
-    return createContext(config, { engine: createFakeEngine() });
+    return createContext(config, { engines: { retouch: createFakeEngine() } });
   }
 
   it('ends in a refund, exactly once, when killed while the engine runs', async () => {

@@ -30,12 +30,13 @@ export function retouchJobFraction(stage: string, stageFraction: number): number
  * `POST /api/runpod-upscale {input}`. The server reads the stored photo's real size, refuses the
  * blocked case (factor ≠ 1 and scaled width+height ≥ 4000), computes the cost itself (80 under 2500 px,
  * then 100 + 5 per full 100 px), and picks the seed when the page sent none. The engine (local CPU or
- * RunPod, RETOUCH_ENGINE) receives the stored wire input as it is.
+ * RunPod, RETOUCH_ENGINE: the engine registry's `retouch`) receives the stored wire input as it is.
  */
 export const retouchTool = defineTool({
   name: 'retouch',
   source: 'upscale',
   jobName: 'upscale',
+  engine: 'retouch',
   input: UpscaleInputSchema,
   imageUrlOf: (input) => input.image,
   prepare(input, upload) {
@@ -47,10 +48,9 @@ export const retouchTool = defineTool({
       cost: upscaleCost(upload.width, upload.height, factor),
     };
   },
-  engineName: (app) => app.engine.name,
   async run(job, input) {
     const { row } = job;
-    const result = await job.app.engine.run(
+    const result = await job.engine.run(
       {
         imageBytes: await job.readOriginal(),
         imageUrl: await job.originalUrl(),

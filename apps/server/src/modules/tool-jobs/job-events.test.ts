@@ -127,7 +127,7 @@ describe.skipIf(!TEST_DATABASES.some((k) => k.name === 'postgres'))('a separate 
       RUNPOD_POLL_INTERVAL_MS: '50',
     };
     // The API process: no workers of its own, so every job runs in the separate worker.
-    ctx = await createContext(loadConfig({ ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent', RUN_WORKERS: 'false' }), { engine: createFakeEngine() });
+    ctx = await createContext(loadConfig({ ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent', RUN_WORKERS: 'false' }), { engines: { retouch: createFakeEngine() } });
     app = await buildApp(ctx, { logger: false });
     useOutboxOf(app, dataDir); // sign-ups are verified through the outbox, as users do (welcome credits)
     await app.listen({ host: '127.0.0.1', port });

@@ -20,7 +20,7 @@ const PROGRESS_MIN_INTERVAL_MS = 250;
 /**
  * The one job handler of every tool (GUIDE §3 worker step): reads the job's row; does nothing unless
  * it is still `processing` (at-least-once queue); parses the stored input with the tool's own schema;
- * stamps a heartbeat on the row every `HEARTBEAT.intervalMs` while it runs; runs the tool with a
+ * resolves the tool's engine from the registry; stamps a heartbeat on the row every `HEARTBEAT.intervalMs` while it runs; runs the tool with a
  * throttled progress reporter; stores the image under `u/<userId>/results/<jobId>.<ext>`; completes
  * the row only if it is still `processing` (else deletes the stored file); on any error fails and
  * refunds once. Progress and the final status are published on the job event bus.
@@ -55,6 +55,8 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
       const stored: string[] = [];
       try {
         const input = tool.input.parse(row.input);
+        // The engine of the tool's capability in THIS process (a worker without it fails and refunds).
+        const engine = ctx.engines.get(tool.engine);
         const originalKey = row.originalKey;
         /** The key of one of the job owner's confirmed uploads named by the input. */
         const ownedUploadKey = async (url: string) => {
@@ -65,6 +67,7 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
         const produced = await tool.run(
           {
             app: ctx,
+            engine,
             row,
             signal,
             progress,

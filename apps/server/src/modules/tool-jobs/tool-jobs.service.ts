@@ -13,7 +13,9 @@ import { getBalance, refund, spend } from '../credits/credits.service';
 import { ownedKeyFromUrl } from '../images/image-urls';
 import { getConfirmedUpload } from '../uploads/uploads.service';
 import { assertNotInMaintenance } from '../settings/settings.service';
-import type { ToolDefinition, ToolUpload } from './tool-definition';
+import type { Capability } from '../../providers/engine-registry';
+import type { ToolDefinition, ToolRequestFile, ToolUpload } from './tool-definition';
+import { acceptFiles, fingerprintedInput, sentFiles } from './tool-jobs.files';
 
 /** JSON with object keys sorted, so the same input always hashes the same. */
 function canonicalJson(v: unknown): string {
@@ -46,7 +48,7 @@ function idempotentSpendKey(tool: { jobName: string }, userId: number, idempoten
  * matter). A tool whose request carries a file fingerprints the file's bytes (their sha256), not where
  * it was stored, so that a retry of the same request matches.
  */
-export function requestFingerprint(value: unknown): string {
+function requestFingerprint(value: unknown): string {
   return sha256Hex(canonicalJson(value));
 }
 
@@ -57,11 +59,16 @@ export function requestFingerprint(value: unknown): string {
  * @param requestHash the request's {@link requestFingerprint}
  * @throws AppError IDEMPOTENCY_KEY_REUSED when the key started a job with another request
  */
-export async function replayIdempotentJob(ctx: AppContext, tool: { jobName: string }, userId: number, idempotencyKey: string | undefined, requestHash: string): Promise<ToolJobCreated | null> {
+async function replayIdempotentJob(ctx: AppContext, tool: { jobName: string }, userId: number, idempotencyKey: string | undefined, requestHash: string): Promise<ToolJobCreated | null> {
   if (!idempotencyKey) return null;
   const db = ctx.database.db;
   const prior = (await db.select().from(jobs).where(eq(jobs.spendKey, idempotentSpendKey(tool, userId, idempotencyKey))))[0];
   return prior ? replayAnswer(prior, requestHash, (await getBalance(db, userId)).total) : null;
+}
+
+/** The caller a job is queued for, for fair queueing (decision 035): one key per user today; an API key later. */
+export function fairKeyOf(userId: number): string {
+  return `user:${userId}`;
 }
 
 /**
@@ -75,87 +82,111 @@ export const userActor = (userId: number): JobActor => ({ kind: 'user', userId }
 
 /**
  * Starts a paid job of any tool (GUIDE §3): the kernel's one path from a validated request to a queued
- * job. It resolves the input's image to a confirmed upload of the actor's user (FORBIDDEN / NOT_FOUND
- * otherwise), lets the tool check and price the input on the server (`tool.prepare`), and then in ONE
- * transaction debits the user's ledger (one-time credits first), inserts the job row (status
- * `processing`, the tool's job name, who started it) and enqueues the job — all or nothing.
+ * job, in this order (decision 035):
+ * 1. the tool's engine capability is configured (NOT_CONFIGURED otherwise, nothing stored or charged);
+ * 2. the request's files, if the tool takes any, are checked as sent (`tool.files.check`);
+ * 3. a retry under the same Idempotency-Key answers the first job (files fingerprinted by their bytes);
+ * 4. maintenance; a balance below the tool's `costBeforeFiles` is refused before any file is stored;
+ * 5. the files are accepted: stored as confirmed uploads of the caller, their URLs put into the input;
+ * 6. the input's image and further uploads resolve to confirmed uploads of the caller (FORBIDDEN /
+ *    NOT_FOUND otherwise), and the tool checks and prices the input on the server (`tool.prepare`);
+ * 7. ONE transaction debits the ledger (one-time credits first), inserts the history row (status
+ *    `processing`, the tool's job name, the engine's name) and enqueues the job with a fair priority
+ *    for its caller (`fairKeyOf`) — all or nothing.
+ * Files stored in step 5 are discarded when anything after fails, or when a parallel request under the
+ * same key made the job.
  *
  * Idempotency-Key (optional): the key is scoped to the user and the tool and remembered for as long
  * as the job's row and ledger entry exist (today: for good). The same key with the same body answers
  * the first job without charging again; with another body it answers 422 IDEMPOTENCY_KEY_REUSED [Stripe].
- * `opts.requestHash` replaces the fingerprint of `input` when the request as sent differs from the
- * input (a file stored under a fresh key each time): see {@link requestFingerprint}.
  *
  * @param actor who starts the job ({@link userActor} for the signed-in user); the job is `actor.userId`'s
- * @param input the request input as the tool's schema parsed it
- * @throws AppError FORBIDDEN, NOT_FOUND, INSUFFICIENT_CREDITS, IDEMPOTENCY_KEY_REUSED and the tool's own codes
+ * @param input the request input as the tool's schema parsed it (for a tool with files: without their URLs, null)
+ * @param opts.files the non-empty files of the request by multipart field (tools with `files` only)
+ * @throws AppError NOT_CONFIGURED, FORBIDDEN, NOT_FOUND, INSUFFICIENT_CREDITS, IDEMPOTENCY_KEY_REUSED, the upload pipeline's codes and the tool's own codes
  */
-export async function createToolJob<S extends z.ZodType>(
+export async function createToolJob<S extends z.ZodType, C extends Capability>(
   ctx: AppContext,
-  tool: ToolDefinition<S>,
+  tool: ToolDefinition<S, C>,
   actor: JobActor,
   input: z.infer<S>,
-  opts: { idempotencyKey?: string; requestHash?: string } = {},
+  opts: { idempotencyKey?: string; files?: Readonly<Record<string, ToolRequestFile>> } = {},
 ): Promise<ToolJobCreated> {
   const db = ctx.database.db;
   const userId = actor.userId;
-  const requestHash = opts.requestHash ?? requestFingerprint(input);
+  const engine = ctx.engines.get(tool.engine);
+  const sent = tool.files ? sentFiles(tool.files, opts.files) : {};
+  const toStore = tool.files ? await tool.files.check(input, sent, ctx) : {};
+  const requestHash = requestFingerprint(tool.files ? fingerprintedInput(tool.files, input, sent) : input);
   const spendKey = opts.idempotencyKey ? idempotentSpendKey(tool, userId, opts.idempotencyKey) : `${tool.jobName}:${userId}:${randomUUID()}`;
   const replay = await replayIdempotentJob(ctx, tool, userId, opts.idempotencyKey, requestHash);
   if (replay) return replay;
 
   await assertNotInMaintenance(ctx);
-  const imageUrl = tool.imageUrlOf(input);
-  let upload: ToolUpload | undefined;
-  if (imageUrl !== undefined) {
-    const key = ownedKeyFromUrl(ctx, userId, imageUrl);
-    const found = await getConfirmedUpload(ctx, userId, key);
-    upload = { key, width: found.width, height: found.height };
-  }
-  const extras: Record<string, ToolUpload> = {};
-  for (const [role, url] of Object.entries(tool.extraUploadsOf?.(input) ?? {})) {
-    if (!url) continue;
-    const key = ownedKeyFromUrl(ctx, userId, url);
-    const found = await getConfirmedUpload(ctx, userId, key);
-    extras[role] = { key, width: found.width, height: found.height };
-  }
-  const prepared = await tool.prepare(input, upload, ctx, extras);
-  const stored = tool.input.parse(prepared.input) as Record<string, unknown>;
-
-  return inTransaction(db, async (tx) => {
-    const charged = await spend(tx, { userId, amount: prepared.cost, reason: tool.source, idempotencyKey: spendKey });
-    if (charged.replayed) {
-      const prior = (await tx.select().from(jobs).where(eq(jobs.spendKey, spendKey)))[0];
-      if (!prior) throw new AppError('INTERNAL', { message: 'replayed spend without its job' });
-      return replayAnswer(prior, requestHash, charged.balance.total);
+  const minimum = Object.keys(toStore).length ? (tool.files?.costBeforeFiles?.(input) ?? 0) : 0;
+  if (minimum > 0 && (await getBalance(db, userId)).total < minimum) throw new AppError('INSUFFICIENT_CREDITS');
+  const accepted = await acceptFiles(ctx, tool.files, userId, toStore);
+  let keepFiles = false;
+  try {
+    const full = { ...(input as Record<string, unknown>), ...accepted.inputFields } as z.infer<S>;
+    const imageUrl = tool.imageUrlOf(full);
+    let upload: ToolUpload | undefined;
+    if (imageUrl !== undefined) {
+      const key = ownedKeyFromUrl(ctx, userId, imageUrl);
+      const found = await getConfirmedUpload(ctx, userId, key);
+      upload = { key, width: found.width, height: found.height };
     }
-    const jobId = randomUUID();
-    const [row] = await tx
-      .insert(jobs)
-      .values({
-        userId,
-        actorKind: actor.kind,
-        apiKeyId: actor.kind === 'api_key' ? actor.apiKeyId : null,
-        source: tool.source,
-        status: 'processing',
-        jobId,
-        jobName: tool.jobName,
-        originalKey: upload?.key ?? null,
-        input: stored,
-        prompt: typeof stored.prompt === 'string' && stored.prompt ? stored.prompt : null,
-        seed: typeof stored.seed === 'number' ? stored.seed : null,
-        cost: prepared.cost,
-        spendKey,
-        requestHash,
-        originalWidth: upload?.width ?? null,
-        originalHeight: upload?.height ?? null,
-        engine: tool.engineName(ctx),
-      })
-      .returning();
-    const queueJobId = await ctx.queue.enqueue(tool.jobName, { imageId: row!.id }, { tx });
-    await tx.update(jobs).set({ queueJobId }).where(eq(jobs.id, row!.id));
-    return { success: true as const, jobId, imageId: row!.id, status: 'processing' as JobStatus, cost: prepared.cost, credits: charged.balance.total };
-  });
+    const extras: Record<string, ToolUpload> = {};
+    for (const [role, url] of Object.entries(tool.extraUploadsOf?.(full) ?? {})) {
+      if (!url) continue;
+      const key = ownedKeyFromUrl(ctx, userId, url);
+      const found = await getConfirmedUpload(ctx, userId, key);
+      extras[role] = { key, width: found.width, height: found.height };
+    }
+    const prepared = await tool.prepare(full, upload, ctx, extras, engine);
+    const stored = tool.input.parse(prepared.input) as Record<string, unknown>;
+
+    const made = await inTransaction(db, async (tx) => {
+      const charged = await spend(tx, { userId, amount: prepared.cost, reason: tool.source, idempotencyKey: spendKey });
+      if (charged.replayed) {
+        // A parallel request under the same key made the job: answer it (its files are not ours).
+        const prior = (await tx.select().from(jobs).where(eq(jobs.spendKey, spendKey)))[0];
+        if (!prior) throw new AppError('INTERNAL', { message: 'replayed spend without its job' });
+        return { answer: replayAnswer(prior, requestHash, charged.balance.total), created: false };
+      }
+      const jobId = randomUUID();
+      const [row] = await tx
+        .insert(jobs)
+        .values({
+          userId,
+          actorKind: actor.kind,
+          apiKeyId: actor.kind === 'api_key' ? actor.apiKeyId : null,
+          source: tool.source,
+          status: 'processing',
+          jobId,
+          jobName: tool.jobName,
+          originalKey: upload?.key ?? null,
+          input: stored,
+          prompt: typeof stored.prompt === 'string' && stored.prompt ? stored.prompt : null,
+          seed: typeof stored.seed === 'number' ? stored.seed : null,
+          cost: prepared.cost,
+          spendKey,
+          requestHash,
+          originalWidth: upload?.width ?? null,
+          originalHeight: upload?.height ?? null,
+          engine: ctx.engines.nameOf(tool.engine),
+        })
+        .returning();
+      const queueJobId = await ctx.queue.enqueue(tool.jobName, { imageId: row!.id }, { tx, fairKey: fairKeyOf(userId) });
+      await tx.update(jobs).set({ queueJobId }).where(eq(jobs.id, row!.id));
+      const answer = { success: true as const, jobId, imageId: row!.id, status: 'processing' as JobStatus, cost: prepared.cost, credits: charged.balance.total };
+      return { answer, created: true };
+    });
+    keepFiles = made.created;
+    return made.answer;
+  } finally {
+    if (!keepFiles) await accepted.discard();
+  }
 }
 
 /**

@@ -1,13 +1,15 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { createContext } from '../../bootstrap';
 import { loadConfig } from '../../config';
-import { creditLedger, jobs } from '../../db/schema';
+import { creditLedger, jobs, uploads } from '../../db/schema';
 import { JOB_SCHEMAS, ToolJobPayloadSchema } from '../../jobs/job-map';
-import { echoTool, withEchoTool } from '../../../test/fakes/echo-tool';
+import { echoFileTool, echoTool, withEchoTool } from '../../../test/fakes/echo-tool';
 import { createFakeEngine } from '../../../test/fakes/fake-engine';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
-import { makeJpeg, multipartBody } from '../../../test/helpers/images';
+import { makeJpeg, makePng, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { getBalance, ledgerSums } from '../credits/credits.service';
 import { retouchTool } from '../retouch/retouch.tool';
@@ -105,6 +107,70 @@ describe.each(TEST_DATABASES)('the paid-job kernel with a second tool on $name',
     expect((await getBalance(t.ctx.database.db, a.userId)).total).toBe(300);
     expect((await getBalance(t.ctx.database.db, b.userId)).total).toBe(300);
   });
+  /** The caller's stored originals on disk (local storage), whatever their rows say. */
+  const originalsOnDisk = (userId: number) => {
+    const dir = path.join(t.ctx.config.storage.filesDir, 'u', String(userId), 'originals');
+    return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+  };
+  const fileUploads = (userId: number) => t.ctx.database.db.select().from(uploads).where(and(eq(uploads.userId, userId), eq(uploads.kind, 'echo-file')));
+
+  it('a tool that takes a file: checked, stored as a confirmed upload before the charge, and run on; refusals leave no file behind', async () => {
+    const { user } = await signUpAndLogin(t.app);
+    const file = (bytes: Buffer) => ({ files: { file: { filename: 'a.png', bytes } } });
+    const png = await makePng(200, 100);
+    const job = await createToolJob(t.ctx, echoFileTool, userActor(user.id), { photo: null, price: 25, mode: 'ok' }, file(png));
+    expect(job).toMatchObject({ success: true, status: 'processing', cost: 25, credits: 275 });
+    const done = await waitFor(async () => {
+      const r = await row(job.imageId);
+      return r.status === 'completed' ? r : undefined;
+    });
+    expect(done).toMatchObject({ engine: 'echo', width: 200, height: 100, originalWidth: 200, originalHeight: 100 });
+    const [stored] = await fileUploads(user.id);
+    expect(stored).toMatchObject({ status: 'confirmed', key: done.originalKey });
+    expect(originalsOnDisk(user.id)).toHaveLength(1);
+
+    // Refused by the tool's check before anything is stored; by the charge (more than the balance) and by
+    // the tool's rules after the file was stored: the stored file is discarded, row and object.
+    await expect(createToolJob(t.ctx, echoFileTool, userActor(user.id), { photo: null, price: 1, mode: 'ok' }, file(Buffer.from('not an image')))).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(createToolJob(t.ctx, echoFileTool, userActor(user.id), { photo: null, price: 1, mode: 'ok' }, {})).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(createToolJob(t.ctx, echoFileTool, userActor(user.id), { photo: null, price: 276, mode: 'ok' }, file(png))).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
+    await expect(createToolJob(t.ctx, echoFileTool, userActor(user.id), { photo: null, price: 1, mode: 'refuse' }, file(png))).rejects.toMatchObject({ code: 'UPSCALE_BLOCKED' });
+    expect(await fileUploads(user.id)).toHaveLength(1);
+    expect(originalsOnDisk(user.id)).toHaveLength(1);
+    expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(275);
+  });
+
+  it('a tool that takes a file: an Idempotency-Key replays by the file\'s bytes (parallel retries store and charge once); other bytes are 422', async () => {
+    const { user } = await signUpAndLogin(t.app);
+    const png = await makePng(120, 90);
+    const send = (bytes: Buffer, key = 'file-key-1') => createToolJob(t.ctx, echoFileTool, userActor(user.id), { photo: null, price: 30, mode: 'ok' }, { idempotencyKey: key, files: { file: { filename: 'p.png', bytes } } });
+    const burst = await Promise.all(Array.from({ length: 5 }, () => send(png)));
+    expect(new Set(burst.map((j) => j.jobId)).size).toBe(1);
+    const later = await send(png);
+    expect(later).toMatchObject({ jobId: burst[0]!.jobId, cost: 30, credits: 270 });
+    await expect(send(await makePng(121, 90))).rejects.toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED' });
+    expect(await fileUploads(user.id)).toHaveLength(1);
+    expect(originalsOnDisk(user.id)).toHaveLength(1);
+    expect((await getBalance(t.ctx.database.db, user.id)).total).toBe(270);
+    expect((await ledgerSums(t.ctx.database.db, user.id)).total).toBe(270);
+  });
+
+  it('a tool whose engine capability is not configured answers NOT_CONFIGURED before anything is stored or charged', async () => {
+    const { userId, imageUrl } = await userWithPhoto();
+    const echo = t.ctx.engines.get('echo');
+    t.ctx.engines.set('echo', null);
+    try {
+      await expect(createToolJob(t.ctx, echoTool, userActor(userId), { image: imageUrl, price: 10, mode: 'ok' })).rejects.toMatchObject({ code: 'NOT_CONFIGURED' });
+      await expect(createToolJob(t.ctx, echoFileTool, userActor(userId), { photo: null, price: 10, mode: 'ok' }, { files: { file: { filename: 'a.png', bytes: await makePng(50, 50) } } })).rejects.toMatchObject({
+        code: 'NOT_CONFIGURED',
+      });
+    } finally {
+      t.ctx.engines.set('echo', echo);
+    }
+    expect((await getBalance(t.ctx.database.db, userId)).total).toBe(300);
+    expect(await fileUploads(userId)).toHaveLength(0);
+    expect(await t.ctx.database.db.select().from(jobs).where(eq(jobs.userId, userId))).toHaveLength(0);
+  });
 });
 
 describe.each(TEST_DATABASES)('recovery per row\'s own job name on $name', (kind) => {
@@ -169,7 +235,7 @@ describe('the worker refuses to start', () => {
   it('when a declared job name has no handler', async () => {
     const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: '/tmp/dewy-no-handler' });
     const db = await TEST_DATABASES[0]!.open();
-    const ctx = await createContext(config, { database: db, engine: createFakeEngine(), jobSchemas: { ...JOB_SCHEMAS, 'test-echo': ToolJobPayloadSchema } });
+    const ctx = await createContext(config, { database: db, engines: { retouch: createFakeEngine() }, jobSchemas: { ...JOB_SCHEMAS, 'test-echo': ToolJobPayloadSchema } });
     try {
       await expect(ctx.queue.startWorkers({ concurrency: 1 })).rejects.toThrow(/no handler for job test-echo/);
     } finally {

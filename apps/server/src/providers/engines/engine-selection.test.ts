@@ -6,7 +6,10 @@ import { startFakeRunpod, type FakeRunpod } from '../../../test/fakes/fake-runpo
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { getBalance } from '../../modules/credits/credits.service';
-import { createRetouchEngine } from './index';
+import { createRetouchEngine, localPoolConfig } from './index';
+import { enginesFromConfig } from '../engine-registry';
+import { createLocalPool } from './local.engine';
+import { createFakeEngine } from '../../../test/fakes/fake-engine';
 import { freePort } from '../../../test/helpers/wait';
 
 
@@ -15,6 +18,51 @@ describe('engine chosen by config', () => {
     expect(createRetouchEngine(loadConfig({})).name).toBe('local');
     expect(createRetouchEngine(loadConfig({ RETOUCH_ENGINE: 'runpod', RUNPOD_ENDPOINT_URL: 'https://api.runpod.ai/v2/abc', RUNPOD_API_KEY: 'k' })).name).toBe('runpod');
     expect(() => loadConfig({ RETOUCH_ENGINE: 'runpod', RUNPOD_ENDPOINT_URL: 'https://api.runpod.ai/v2/abc' })).toThrow(/RUNPOD_API_KEY/);
+  });
+});
+
+describe('the engine registry built from config (decision 035)', () => {
+  const registryOf = (env: Record<string, string>, overrides = {}) => {
+    const config = loadConfig(env);
+    return enginesFromConfig(config, createLocalPool(localPoolConfig(config)), overrides);
+  };
+
+  it('has retouch and face edit always; a vendor capability only when its keys are set; names from the entries', async () => {
+    const bare = registryOf({});
+    expect(bare.describe()).toEqual({ retouch: 'local', 'face-edit': 'local' });
+    for (const c of ['image-generation', 'image-edit', 'llm'] as const) {
+      expect(bare.has(c)).toBe(false);
+      expect(bare.find(c)).toBeNull();
+      expect(() => bare.get(c)).toThrow(expect.objectContaining({ code: 'NOT_CONFIGURED' }));
+      expect(() => bare.nameOf(c)).toThrow(expect.objectContaining({ code: 'NOT_CONFIGURED' }));
+    }
+    const all = registryOf({
+      RETOUCH_ENGINE: 'runpod',
+      RUNPOD_ENDPOINT_URL: 'https://api.runpod.ai/v2/abc',
+      RUNPOD_API_KEY: 'k',
+      KLING_ACCESS_KEY: 'ak',
+      KLING_SECRET_KEY: 'sk',
+      SEEDREAM_API_KEY: 'ark',
+      SEEDREAM_MODEL: 'seedream-4-0-250828',
+      LLM_MODEL: 'gpt-test',
+    });
+    expect(all.describe()).toEqual({ retouch: 'runpod', 'face-edit': 'local', 'image-generation': 'kling:kling-v1-5', 'image-edit': 'seedream:seedream-4-0-250828', llm: 'gpt-test' });
+    // Built once: the same engine on every ask (one Kling token, one client per process).
+    expect(all.get('image-generation')).toBe(all.get('image-generation'));
+    await bare.close();
+    await all.close();
+  });
+
+  it('an override replaces the configured engine (null: not configured) without building it', async () => {
+    const fake = createFakeEngine();
+    const r = registryOf({ SEEDREAM_API_KEY: 'ark' }, { retouch: fake, 'image-edit': null });
+    expect(r.get('retouch')).toBe(fake);
+    expect(r.nameOf('retouch')).toBe('fake');
+    expect(r.has('image-edit')).toBe(false);
+    r.set('image-edit', null);
+    r.set('retouch', null);
+    expect(r.has('retouch')).toBe(false);
+    await r.close();
   });
 });
 
@@ -38,7 +86,7 @@ describe('an upscale job through the RunPod adapter against a fake RunPod server
 
   it('sends the spec input with a fetchable signed image URL and stores the result; a FAILED job refunds', async () => {
     const { app, ctx } = t;
-    expect(ctx.engine.name).toBe('runpod');
+    expect(ctx.engines.nameOf('retouch')).toBe('runpod');
     const { cookie, user } = await signUpAndLogin(app);
     const mp = multipartBody('image', 'a.jpg', 'image/jpeg', await makeJpeg(400, 300));
     const up = (await app.inject({ method: 'POST', url: '/api/image/upload-s3', headers: { cookie, ...mp.headers }, payload: mp.payload })).json();

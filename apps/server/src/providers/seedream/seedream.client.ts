@@ -88,6 +88,8 @@ export class SeedreamError extends JobFailure {
 
 /** Our interface to an image-edit vendor. */
 export interface SeedreamClient {
+  /** Engine name recorded on job rows: `seedream:<model>`. */
+  readonly name: string;
   readonly model: string;
   /** @throws SeedreamError (vendor or transport failure after retries); AbortError when `signal` aborts. */
   generate(params: SeedreamGenerateParams, signal: AbortSignal): Promise<SeedreamGenerateResult>;
@@ -187,6 +189,7 @@ export function createSeedreamClient(opts: SeedreamClientOptions): SeedreamClien
   }
 
   return {
+    name: `seedream:${opts.model}`,
     model: opts.model,
     async generate(p, signal) {
       const body: Record<string, unknown> = {
