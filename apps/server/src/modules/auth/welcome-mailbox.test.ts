@@ -43,7 +43,7 @@ describe.each(TEST_DATABASES)('welcome credits once per mailbox on $name', (kind
   });
   const db = () => t.ctx.database.db;
   const welcomeOf = async (ids: number[]) =>
-    (await db().select({ userId: creditLedger.userId, amount: creditLedger.delta }).from(creditLedger).where(and(inArray(creditLedger.userId, ids), eq(creditLedger.reason, 'welcome'))));
+    (await db().select({ userId: creditLedger.userId, amount: creditLedger.delta }).from(creditLedger).where(and(inArray(creditLedger.userId, ids), eq(creditLedger.reasonCode, 'welcome'))));
   const register = (email: string) => t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { name: 'Alias', email, password: 'pass-word-1' } });
   const idOf = async (email: string) => (await db().select({ id: users.id }).from(users).where(eq(users.emailNormalized, email.toLowerCase())))[0]!.id;
 

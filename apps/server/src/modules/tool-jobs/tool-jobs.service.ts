@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { JobStatus, ToolJobCreated } from '@dewy/contracts';
+import type { HistorySource, JobStatus, ToolJobCreated } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { images } from '../../db/schema';
@@ -110,7 +110,7 @@ export async function createToolJob<S extends z.ZodType>(
   const stored = tool.input.parse(prepared.input) as Record<string, unknown>;
 
   return inTransaction(db, async (tx) => {
-    const charged = await spend(tx, { userId, amount: prepared.cost, reason: tool.source, idempotencyKey: spendKey });
+    const charged = await spend(tx, { userId, amount: prepared.cost, reason: { code: 'tool_job', source: tool.source }, idempotencyKey: spendKey });
     if (charged.replayed) {
       const prior = (await tx.select().from(images).where(eq(images.spendKey, spendKey)))[0];
       if (!prior) throw new AppError('INTERNAL', { message: 'replayed spend without its job' });
@@ -157,7 +157,7 @@ export async function failAndRefund(db: DbOrTx, imageId: number, error: string):
       .where(and(eq(images.id, imageId), eq(images.status, 'processing')))
       .returning({ spendKey: images.spendKey, userId: images.userId, jobId: images.jobId, source: images.source });
     if (!row) return null;
-    await refund(tx, { spendKey: row.spendKey, reason: 'job failed' });
+    await refund(tx, { spendKey: row.spendKey, reason: { code: 'job_refund', source: row.source as HistorySource } });
     return { userId: row.userId, jobId: row.jobId, source: row.source };
   });
 }
