@@ -4,7 +4,8 @@ import { purgeExpiredSessions } from './modules/auth/session.service';
 import { purgeOldSignInEvents } from './modules/auth/sign-in-history';
 import { recoverStuckJobs } from './modules/tool-jobs/tool-jobs.recovery';
 import { purgeStalePendingUploads } from './modules/uploads/uploads.service';
-import { refundStaleAiRequests, refundUnconfirmedRewrites, staleAiRequestAgeMs } from './modules/ai/ai-requests';
+import { refundUnconfirmedRewrites, staleMeteredCallAgeMs } from './modules/ai/ai-operations';
+import { refundStaleMeteredCalls } from './modules/tool-jobs/metered-call';
 
 /** How often the job reaper runs (ms): with the 10 s heartbeat and 30 s staleness, a dead worker's job is refunded within 45 s. */
 export const REAPER_INTERVAL_MS = 15_000;
@@ -14,7 +15,8 @@ export const PURGE_INTERVAL_MS = 60_000;
 /**
  * Periodic upkeep of a process that serves the API or runs workers: the job reaper (paid jobs whose
  * worker died or whose queue job is gone are failed and refunded, once), the purge of expired rows, and
- * the AI refunds (requests a dead process left pending; rewrites never confirmed by the page, decision 022).
+ * the refunds of inline metered calls (calls a dead process left pending; rewrites never confirmed by the
+ * page — decisions 022 and 036).
  * Every process may run it: each step is conditional, so two processes never refund twice.
  * @returns a stop function.
  */
@@ -32,11 +34,11 @@ export function startHousekeeping(ctx: AppContext): () => void {
     purgeRateLimits(db).catch((err) => log.error({ err }, 'rate-limit purge failed'));
     purgeOldSignInEvents(db).catch((err) => log.error({ err }, 'sign-in history purge failed'));
     purgeStalePendingUploads(ctx).catch((err) => log.error({ err }, 'pending-upload purge failed'));
-    refundStaleAiRequests(ctx, staleAiRequestAgeMs(ctx.config))
-      .then((ids) => ids.length && log.warn({ requestIds: ids }, 'refunded AI requests whose process stopped'))
-      .catch((err) => log.error({ err }, 'stale AI request refund failed'));
+    refundStaleMeteredCalls(ctx, staleMeteredCallAgeMs(ctx.config))
+      .then((ids) => ids.length && log.warn({ callIds: ids }, 'refunded metered calls whose process stopped'))
+      .catch((err) => log.error({ err }, 'stale metered call refund failed'));
     refundUnconfirmedRewrites(ctx)
-      .then((ids) => ids.length && log.info({ requestIds: ids }, 'refunded rewrites the page never applied'))
+      .then((ids) => ids.length && log.info({ callIds: ids }, 'refunded rewrites the page never applied'))
       .catch((err) => log.error({ err }, 'unconfirmed rewrite refund failed'));
   }, PURGE_INTERVAL_MS);
   reaper.unref();

@@ -197,7 +197,15 @@ export interface CreditHistoryEntry {
   bucket: 'one_time' | 'bonus' | 'subscription';
   /** Signed credits. */
   delta: number;
+  /**
+   * Why, in English words (the sentence the ledger stored before migration 0021, rebuilt from the code):
+   * for support and logs. The page renders `reason_code` / `reason_params`, never this.
+   */
   reason: string;
+  /** Why, as a code (packages/contracts ledger.ts `LedgerReasonSchema`; decision 036). */
+  reason_code: string;
+  /** The code's typed parameters (pack, plan, source, operation…); `parseLedgerReason` validates the pair. */
+  reason_params: Record<string, unknown>;
   reference: string | null;
   /** The customer's total balance right after this entry (the running sum of the ledger). */
   balance_after: number;

@@ -29,6 +29,7 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'NOT_CONFIGURED',
   'IDEMPOTENCY_KEY_REUSED',
+  'REQUEST_IN_PROGRESS',
   'NO_WRITE_PERMISSION',
   'NOTICE_INCOMPLETE',
   'MASK_REQUIRED',
@@ -118,6 +119,8 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   NOT_CONFIGURED: 503,
   /** As Stripe: the same Idempotency-Key with another request body. */
   IDEMPOTENCY_KEY_REUSED: 422,
+  /** The same Idempotency-Key while its first request is still running (an inline metered call, decision 036): retry shortly. */
+  REQUEST_IN_PROGRESS: 409,
   /** A notice write by anyone but the administrator (002 §5). */
   NO_WRITE_PERMISSION: 403,
   /** A notice without a title or content (002 §5). */

@@ -19,4 +19,5 @@ export * from './site';
 export * from './social';
 export * from './image-generation';
 export * from './ai';
+export * from './ledger';
 export * from './return-path';

@@ -49,6 +49,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     ko: '같은 요청 키가 다른 내용의 요청에 이미 사용되었습니다. 새 요청은 새 키로 보내주세요.',
     en: 'This Idempotency-Key was already used with a different request. Send a new request with a new key.',
   },
+  REQUEST_IN_PROGRESS: {
+    ko: '같은 요청이 아직 처리 중입니다. 잠시 후 다시 시도해주세요.',
+    en: 'The same request is still being processed. Please try again in a moment.',
+  },
   NO_WRITE_PERMISSION: { ko: '작성 권한이 없습니다.', en: 'No write permission.' },
   NOTICE_INCOMPLETE: { ko: '제목과 내용을 입력해주세요.', en: 'Please enter a title and content.' },
   MASK_REQUIRED: { ko: '마스크를 지정하고 저장해주세요.', en: 'Please specify and save the mask first' },

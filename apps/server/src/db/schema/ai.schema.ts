@@ -1,5 +1,6 @@
-import { bigserial, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
+import type { MeteredOperationName } from '@dewy/contracts';
 import { users } from './users.schema';
 
 /**
@@ -37,33 +38,41 @@ export const aiMessages = pgTable(
 export type AiMessageRow = typeof aiMessages.$inferSelect;
 
 /**
- * One paid (or free) model call (decision 022): charged with status `pending` in the transaction that
- * records the request, then `completed` with its result or `refunded` (with `errorCode`) — each once. The
- * ledger's spend key is `ai:<id>`. `confirmedAt`: POST /api/credit/use confirmed this rewrite's charge.
+ * One inline metered call (decision 036; the AI text tools of decision 022): the kernel's second mode
+ * (`modules/tool-jobs/metered-call.ts`). Charged with status `pending` in the transaction that records the
+ * request, then `completed` with its result or `refunded` (with `errorCode`) — each once, conditional on
+ * `pending`. `spendKey` is its ledger spend's key (`metered:<id>`; `ai:<id>` for calls before migration
+ * 0021). `idempotencyKey` is the caller's Idempotency-Key, hashed and scoped to the user and operation;
+ * `requestHash` the request's fingerprint; `result` the answer a replay of the key returns.
+ * `confirmedAt`: POST /api/credit/use confirmed this rewrite's charge.
  */
-export const aiRequests = pgTable(
-  'ai_requests',
+export const meteredCalls = pgTable(
+  'metered_calls',
   {
     id: uuid('id').primaryKey().defaultRandom(),
     userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    kind: text('kind', { enum: ['chat', 'rewrite', 'auto_prompt', 'extract_prompt'] }).notNull(),
+    operation: text('operation').$type<MeteredOperationName>().notNull(),
     cost: integer('cost').notNull(),
     status: text('status', { enum: ['pending', 'completed', 'refunded'] }).notNull().default('pending'),
     threadId: uuid('thread_id'),
     errorCode: text('error_code'),
+    spendKey: text('spend_key').notNull(),
+    idempotencyKey: text('idempotency_key'),
+    requestHash: text('request_hash'),
+    result: jsonb('result'),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (t) => [
-    index('ai_requests_user_kind_idx').on(t.userId, t.kind, t.createdAt),
-    index('ai_requests_pending_idx').on(t.createdAt).where(sql`"status" = 'pending'`),
+    index('metered_calls_user_operation_idx').on(t.userId, t.operation, t.createdAt),
+    index('metered_calls_pending_idx').on(t.createdAt).where(sql`"status" = 'pending'`),
     // The unconfirmed-rewrite refund sweep (migration 0019, decision 032).
-    index('ai_requests_unconfirmed_rewrite_idx').on(t.finishedAt).where(sql`"kind" = 'rewrite' AND "status" = 'completed' AND "confirmed_at" IS NULL`),
-    // The CHECKs of migration 0010, declared so that the schema describes the database (decision 034).
-    check('ai_requests_kind_check', sql`"kind" IN ('chat', 'rewrite', 'auto_prompt', 'extract_prompt')`),
-    check('ai_requests_status_check', sql`"status" IN ('pending', 'completed', 'refunded')`),
-    check('ai_requests_cost_check', sql`"cost" >= 0`),
+    index('metered_calls_unconfirmed_rewrite_idx').on(t.finishedAt).where(sql`"operation" = 'rewrite' AND "status" = 'completed' AND "confirmed_at" IS NULL`),
+    uniqueIndex('metered_calls_idempotency_uq').on(t.userId, t.operation, t.idempotencyKey).where(sql`"idempotency_key" IS NOT NULL`),
+    check('metered_calls_operation_check', sql`"operation" IN ('chat', 'rewrite', 'auto_prompt', 'extract_prompt')`),
+    check('metered_calls_status_check', sql`"status" IN ('pending', 'completed', 'refunded')`),
+    check('metered_calls_cost_check', sql`"cost" >= 0`),
   ],
 );
-export type AiRequestRow = typeof aiRequests.$inferSelect;
+export type MeteredCallRow = typeof meteredCalls.$inferSelect;

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, check, foreignKey, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, check, foreignKey, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import type { LedgerReasonCode } from '@dewy/contracts';
 import { users } from './users.schema';
 
 /**
@@ -49,7 +50,10 @@ export const creditLedger = pgTable(
     bucket: text('bucket', { enum: ['one_time', 'bonus', 'subscription'] }).notNull(),
     /** grant (welcome, purchase, period), spend, refund (a failed job), expire (subscription credits at period end / subscription end), reclaim (a refunded payment, or settling a debt). */
     kind: text('kind', { enum: ['grant', 'spend', 'refund', 'expire', 'reclaim'] }).notNull(),
-    reason: text('reason').notNull(),
+    /** Why, as a code (packages/contracts ledger.ts; decision 036): welcome, pack_purchase, tool_job, job_refund, ai_call… */
+    reasonCode: text('reason_code').$type<LedgerReasonCode>().notNull(),
+    /** The code's typed parameters (without `code`): pack, plan, source, operation… */
+    reasonParams: jsonb('reason_params').$type<Record<string, unknown>>().notNull().default({}),
     reference: text('reference'),
     idempotencyKey: text('idempotency_key').notNull(),
     /** The subscription credit period a subscription-bucket row touched (null: other buckets, rows older than migration 0016). */

@@ -2,7 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { ACCOUNT_RULES, type Locale } from '@dewy/contracts';
 import { and, eq, gt, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { AppServices } from '../../context';
-import { accountTokens, affiliateClicks, affiliateCodes, aiMessages, aiRequests, aiThreads, jobs, notices, uploads, userIdentities, users, type UserRow } from '../../db/schema';
+import { accountTokens, affiliateClicks, affiliateCodes, aiMessages, meteredCalls, aiThreads, jobs, notices, uploads, userIdentities, users, type UserRow } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError, isAppError } from '../../lib/app-error';
 import { hitFixedWindow } from '../../lib/rate-limit';
@@ -182,11 +182,11 @@ export async function purgeDeletedAccounts(s: Pick<AppServices, 'database' | 'st
       await tx.delete(userIdentities).where(eq(userIdentities.userId, id));
       await tx.delete(affiliateClicks).where(eq(affiliateClicks.sharerId, id));
       await tx.delete(affiliateCodes).where(eq(affiliateCodes.userId, id));
-      // The AI chat and rewrite conversations (what the customer wrote) and the requests behind them; the
+      // The AI chat and rewrite conversations (what the customer wrote) and the metered calls behind them; the
       // charges stay in the ledger. Messages first: they reference the threads.
       await tx.delete(aiMessages).where(eq(aiMessages.userId, id));
       await tx.delete(aiThreads).where(eq(aiThreads.userId, id));
-      await tx.delete(aiRequests).where(eq(aiRequests.userId, id));
+      await tx.delete(meteredCalls).where(eq(meteredCalls.userId, id));
       // Notices are public content: they stay, without their author's id and name.
       await tx.update(notices).set({ createdBy: null, authorName: null }).where(eq(notices.createdBy, id));
       await deleteSignInEventsOfUser(tx, id); // the sign-in history (decision 031)

@@ -47,7 +47,7 @@ describe.each(TEST_DATABASES)('account purge leaves no personal rows on $name', 
 
   it('finds the user tables from the schema (the AI chat among them)', () => {
     const names = tablesReferencingUsers().map((x) => x.name);
-    expect(names).toEqual(expect.arrayContaining(['ai_threads', 'ai_messages', 'ai_requests', 'uploads', 'jobs', 'sessions', 'credit_ledger']));
+    expect(names).toEqual(expect.arrayContaining(['ai_threads', 'ai_messages', 'metered_calls', 'uploads', 'jobs', 'sessions', 'credit_ledger']));
     for (const retained of Object.keys(PURGE_RETAINED_TABLES)) expect(names, `${retained} is listed as retained but references no user`).toContain(retained);
   });
 
@@ -63,7 +63,7 @@ describe.each(TEST_DATABASES)('account purge leaves no personal rows on $name', 
     await db.insert(schema.jobs).values({ userId: user.id, source: 'upscale', status: 'completed', jobId: `purge-${user.id}`, jobName: 'upscale', originalKey: upload!.key, input: {}, cost: 0, spendKey: `purge-${user.id}`, requestHash: 'x' });
     const [thread] = await db.insert(schema.aiThreads).values({ userId: user.id, kind: 'chat', title: 'my private question' }).returning();
     await db.insert(schema.aiMessages).values({ threadId: thread!.id, userId: user.id, role: 'user', text: 'something personal', imageKey: upload!.key });
-    await db.insert(schema.aiRequests).values({ userId: user.id, kind: 'chat', cost: 0, status: 'completed', threadId: thread!.id });
+    await db.insert(schema.meteredCalls).values({ userId: user.id, operation: 'chat', cost: 0, status: 'completed', threadId: thread!.id, spendKey: `metered:purge-${user.id}` });
     const [rewrite] = await db.insert(schema.aiThreads).values({ userId: user.id, kind: 'rewrite', title: 'brighter' }).returning();
     await db.insert(schema.aiMessages).values({ threadId: rewrite!.id, userId: user.id, role: 'assistant', text: 'a brighter cat' });
     await db.insert(schema.userIdentities).values({ userId: user.id, provider: 'google', subject: `sub-${user.id}`, email: 'x@example.com', emailVerified: true });

@@ -82,7 +82,7 @@ function suite(name: string, kind: TestDatabaseKind, env: () => Record<string, s
         expect(u.oneTimeCredits).toBe(300);
         expect(u.emailVerifiedAt).not.toBeNull();
         const ledger = await db().select().from(creditLedger).where(eq(creditLedger.userId, u.id));
-        expect(ledger.filter((e) => e.reason === 'welcome')).toHaveLength(1);
+        expect(ledger.filter((e) => e.reasonCode === 'welcome')).toHaveLength(1);
         expect((await ledgerSums(db(), u.id)).oneTime).toBe(300);
 
         // Used again later: refused in the caller's language, nothing changes.
@@ -266,7 +266,7 @@ function suite(name: string, kind: TestDatabaseKind, env: () => Record<string, s
       expect(tomb.deletedAt).not.toBeNull();
       expect(await db().select().from(jobs).where(eq(jobs.userId, user.id))).toHaveLength(0);
       const ledger = await db().select().from(creditLedger).where(eq(creditLedger.userId, user.id));
-      expect(ledger.some((e) => e.reason === 'welcome')).toBe(true); // kept (decision 020: billing records)
+      expect(ledger.some((e) => e.reasonCode === 'welcome')).toBe(true); // kept (decision 020: billing records)
       expect(ledger.some((e) => e.kind === 'spend')).toBe(true);
       expect(await purgeDeletedAccounts(t.ctx, { now: later })).toEqual([]); // again: nothing more to do
 

@@ -133,7 +133,7 @@ export async function rewardReferral(tx: Tx, p: { referredId: number; paymentId:
     .onConflictDoNothing()
     .returning({ id: affiliateRewards.id });
   if (!inserted[0]) return 0;
-  await grant(tx, { userId: ref.sharerId, amount: credits, bucket: 'bonus', reason: 'affiliate reward', reference: p.reference, idempotencyKey: `affiliate:reward:${p.paymentId}` });
+  await grant(tx, { userId: ref.sharerId, amount: credits, bucket: 'bonus', reason: { code: 'affiliate_reward' }, reference: p.reference, idempotencyKey: `affiliate:reward:${p.paymentId}` });
   return credits;
 }
 
@@ -148,7 +148,7 @@ export async function reverseReward(tx: Tx, p: { paymentId: number; reclaimedSha
   const target = Math.min(row.credits, Math.floor(row.credits * Math.min(1, p.reclaimedShare) + 1e-9));
   const more = target - row.reversedCredits;
   if (more <= 0) return 0;
-  await reclaim(tx, { userId: row.sharerId, amount: more, bucket: 'bonus', reason: 'affiliate reward reversed (refund)', reference: p.reference, idempotencyKey: `affiliate:reverse:${p.paymentId}:${target}` });
+  await reclaim(tx, { userId: row.sharerId, amount: more, bucket: 'bonus', reason: { code: 'affiliate_reward_reversed' }, reference: p.reference, idempotencyKey: `affiliate:reverse:${p.paymentId}:${target}` });
   await tx.update(affiliateRewards).set({ reversedCredits: target }).where(eq(affiliateRewards.id, row.id));
   return more;
 }

@@ -6,6 +6,7 @@ import {
   AI_LIMITS,
   AutoPromptRequestSchema,
   ChatSendFieldsSchema,
+  CreateUpscaleHeadersSchema,
   CreditUseRequestSchema,
   MessageListQuerySchema,
   RewriteRequestSchema,
@@ -20,8 +21,8 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { requestLocale } from '../../lib/locale';
 import { userOf } from '../auth/auth.guard';
-import { balanceOf, llmErrorCode } from './ai-requests';
-import { chatCost, deleteThread, listMessages, listThreads, sendChat, type ChatSendInput } from './chat.service';
+import { balanceOf, chatCost, llmErrorCode } from './ai-operations';
+import { deleteThread, listMessages, listThreads, sendChat, type ChatSendInput } from './chat.service';
 import { autoPrompt, confirmRewriteCharge, extractPromptFromImage, rewritePrompt } from './prompt-tools.service';
 
 /** Reads POST /api/ai/chat's multipart body: fields `text`, `threadId`, file `image` (002 §7). */
@@ -51,6 +52,8 @@ async function readChatForm(req: FastifyRequest): Promise<ChatSendInput> {
  * The AI text routes (spec 002 §7; issue 15): the prompt chat (threads, messages, charge flag, send — JSON, or
  * Server-Sent Events with `Accept: text/event-stream`), the consistency rewrite and its `/api/credit/use`
  * confirmation, prompt extraction from an image, and the image-edit auto prompt. Every route is the user's.
+ * The model calls are inline metered calls of the kernel (decision 036) and accept an `Idempotency-Key`
+ * header as the queued tools do (CreateUpscaleHeadersSchema).
  */
 export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -59,9 +62,10 @@ export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     // (the bytes are sniffed, never trusted by their label).
     app.addContentTypeParser(['application/octet-stream', 'image/jpeg', 'image/png'], { parseAs: 'buffer', bodyLimit: AI_LIMITS.extractMaxBytes }, (_req, body, done) => done(null, body));
     const USER = { access: 'user' as const };
-    // Each of these calls a paid vendor, and rewrite / extract are free to the user until confirmed, so
-    // one user's calls are limited together (per minute, on the shared database store: every process
-    // counts them). Runs after the session check (preHandler), keyed by the user, not the address.
+    // Each of these calls a paid vendor, extraction is free to the user, and a rewrite's charge is returned
+    // when the page never confirms it (decision 022), so credits alone do not bound them: one user's calls
+    // are limited together (per minute, on the shared database store: every process counts them). Runs
+    // after the session check (preHandler), keyed by the user, not the address.
     // A vendor call costs the operator money even when the user pays nothing (extraction is free): only
     // accounts with a verified e-mail may make one (decision 032).
     const VENDOR_CALL = {
@@ -87,11 +91,12 @@ export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       configured: ctx.engines.has('llm'),
     }));
 
-    app.post('/api/ai/chat', { config: VENDOR_CALL, schema: { tags: ['ai'], consumes: ['multipart/form-data'] } }, async (req, reply) => {
+    app.post('/api/ai/chat', { config: VENDOR_CALL, schema: { tags: ['ai'], consumes: ['multipart/form-data'], headers: CreateUpscaleHeadersSchema } }, async (req, reply) => {
       const user = userOf(req);
       const input = await readChatForm(req);
+      const idem = { idempotencyKey: req.headers['idempotency-key'] };
       const wantsStream = /\btext\/event-stream\b/.test(String(req.headers.accept ?? ''));
-      if (!wantsStream) return sendChat(ctx, user.id, input);
+      if (!wantsStream) return sendChat(ctx, user.id, input, {}, idem);
 
       const raw = reply.raw;
       const stop = new AbortController();
@@ -114,7 +119,7 @@ export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             send({ event: 'start', data });
           },
           onDelta: (text) => send({ event: 'delta', data: { text } }),
-        });
+        }, idem);
         send({ event: 'done', data: result });
       } catch (err) {
         if (!started) throw err;
@@ -126,15 +131,19 @@ export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return reply;
     });
 
-    app.post('/api/ai/rewrite', { config: VENDOR_CALL, schema: { tags: ['ai'], body: RewriteRequestSchema } }, async (req) => rewritePrompt(ctx, userOf(req).id, req.body));
+    app.post('/api/ai/rewrite', { config: VENDOR_CALL, schema: { tags: ['ai'], body: RewriteRequestSchema, headers: CreateUpscaleHeadersSchema } }, async (req) =>
+      rewritePrompt(ctx, userOf(req).id, req.body, { idempotencyKey: req.headers['idempotency-key'] }),
+    );
 
-    app.post('/api/ai/extract-prompt-from-image', { config: VENDOR_CALL, schema: { tags: ['ai'], consumes: ['application/octet-stream', 'image/jpeg', 'image/png'] } }, async (req) => {
+    app.post('/api/ai/extract-prompt-from-image', { config: VENDOR_CALL, schema: { tags: ['ai'], consumes: ['application/octet-stream', 'image/jpeg', 'image/png'], headers: CreateUpscaleHeadersSchema } }, async (req) => {
       const body = req.body;
       if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError('VALIDATION_FAILED', { message: 'image bytes expected as application/octet-stream' });
-      return extractPromptFromImage(ctx, userOf(req).id, body);
+      return extractPromptFromImage(ctx, userOf(req).id, body, { idempotencyKey: req.headers['idempotency-key'] });
     });
 
-    app.post('/api/seedream/auto-prompt', { config: VENDOR_CALL, schema: { tags: ['ai'], body: AutoPromptRequestSchema } }, async (req) => autoPrompt(ctx, userOf(req).id, req.body));
+    app.post('/api/seedream/auto-prompt', { config: VENDOR_CALL, schema: { tags: ['ai'], body: AutoPromptRequestSchema, headers: CreateUpscaleHeadersSchema } }, async (req) =>
+      autoPrompt(ctx, userOf(req).id, req.body, { idempotencyKey: req.headers['idempotency-key'] }),
+    );
 
     app.post('/api/credit/use', { config: USER, schema: { tags: ['ai'], body: CreditUseRequestSchema } }, async (req) => confirmRewriteCharge(ctx, userOf(req).id, req.body));
   };

@@ -4,10 +4,11 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { imagePartsOf, startFakeOpenAi, type FakeOpenAi } from '../../../test/fakes/fake-openai.server';
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
-import { aiRequests } from '../../db/schema';
+import { meteredCalls } from '../../db/schema';
 import { clearSettingsCache } from '../settings/settings.service';
 import { getBalance, ledgerSums, spend } from '../credits/credits.service';
-import { beginAiRequest, refundStaleAiRequests } from './ai-requests';
+import { refundStaleMeteredCalls, runMeteredCall } from '../tool-jobs/metered-call';
+import { rewriteOperation } from './ai-operations';
 
 /** A multipart body with text fields and at most one `image` file. */
 function chatForm(fields: Record<string, string>, image?: { type: string; bytes: Buffer }) {
@@ -197,7 +198,7 @@ describe.each(TEST_DATABASES)('AI text tools on $name', (kind) => {
         expect(r.json().code).toBe(code);
         expect(r.json().error).toMatch(/refunded/);
         expect(await balance(app, u.user.id)).toBe(300);
-        const rows = await app.ctx.database.db.select().from(aiRequests).where(eq(aiRequests.userId, u.user.id));
+        const rows = await app.ctx.database.db.select().from(meteredCalls).where(eq(meteredCalls.userId, u.user.id));
         expect(rows.map((x) => x.status)).toEqual(['refunded']);
         await booksBalance(app, u.user.id);
       }
@@ -247,7 +248,7 @@ describe.each(TEST_DATABASES)('AI text tools on $name', (kind) => {
         ctl.abort();
         return /"threadId":"([0-9a-f-]{36})"/.exec(seen)![1]!;
       };
-      const statusOf = async (threadId: string) => (await slow.ctx.database.db.select().from(aiRequests).where(eq(aiRequests.threadId, threadId)))[0]?.status;
+      const statusOf = async (threadId: string) => (await slow.ctx.database.db.select().from(meteredCalls).where(eq(meteredCalls.threadId, threadId)))[0]?.status;
 
       fake.script({ kind: 'stall' }); // one chunk ("Wait"), then silence
       const threadId = await sendAndStop('tell me a long story', 'delta');
@@ -353,7 +354,7 @@ describe.each(TEST_DATABASES)('AI text tools on $name', (kind) => {
 
   it('20 concurrent sends with credits for exactly 3: exactly 3 are charged, the balance never goes below zero', async () => {
     const u = await signUpAndLogin(t.app);
-    await spend(t.ctx.database.db, { userId: u.user.id, amount: 300 - 9, reason: 'test', idempotencyKey: `drain-${u.user.id}` });
+    await spend(t.ctx.database.db, { userId: u.user.id, amount: 300 - 9, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `drain-${u.user.id}` });
     const results = await Promise.all(Array.from({ length: 20 }, (_, i) => send(u.cookie, { text: `parallel ${i}` })));
     const ok = results.filter((r) => r.statusCode === 200);
     expect(ok).toHaveLength(3);
@@ -404,7 +405,7 @@ describe.each(TEST_DATABASES)('AI text tools on $name', (kind) => {
     const failed = await t.app.inject({ method: 'POST', url: '/api/ai/rewrite', headers: { cookie: u.cookie }, payload: { userPrompt: 'darker', currentPrompt: 'a cat' } });
     expect(failed.statusCode).toBe(502);
     expect(await balance(t, u.user.id)).toBe(294);
-    const failedId = (await t.ctx.database.db.select().from(aiRequests).where(eq(aiRequests.status, 'refunded'))).find((x) => x.userId === u.user.id)!.id;
+    const failedId = (await t.ctx.database.db.select().from(meteredCalls).where(eq(meteredCalls.status, 'refunded'))).find((x) => x.userId === u.user.id)!.id;
     expect((await t.app.inject({ method: 'POST', url: '/api/credit/use', headers: { cookie: u.cookie }, payload: { amount: 3, rewriteId: failedId } })).statusCode).toBe(409);
     await booksBalance(t, u.user.id);
   });
@@ -465,15 +466,35 @@ describe.each(TEST_DATABASES)('AI text tools on $name', (kind) => {
     }
   });
 
-  it('a request left pending by a dead process is refunded once by housekeeping', async () => {
+  it('a call left pending by a dead process is refunded once by housekeeping; its late completion keeps the refund', async () => {
     const u = await signUpAndLogin(t.app);
     const db = t.ctx.database.db;
-    const id = await db.transaction((tx) => beginAiRequest(tx, { userId: u.user.id, kind: 'rewrite', cost: 3 }));
+    // A call whose model never answers (the process "died" mid-call): charged and pending until released.
+    let release!: () => void;
+    const latch = new Promise<void>((r) => (release = r));
+    let charged!: (id: string) => void;
+    const started = new Promise<string>((r) => (charged = r));
+    const call = runMeteredCall(t.ctx, rewriteOperation, { userId: u.user.id }, { userPrompt: 'brighter', currentPrompt: 'a cat' }, {}, {
+      run: async (c) => {
+        charged(c.id);
+        await latch;
+        return 'late';
+      },
+      finish: async () => 'late',
+    });
+    const id = await started;
     expect(await balance(t, u.user.id)).toBe(297);
-    expect(await refundStaleAiRequests(t.ctx, 60_000)).not.toContain(id);
-    await db.update(aiRequests).set({ createdAt: sql`now() - interval '1 hour'` }).where(eq(aiRequests.id, id));
-    expect(await refundStaleAiRequests(t.ctx, 60_000)).toContain(id);
-    expect(await refundStaleAiRequests(t.ctx, 60_000)).not.toContain(id);
+    expect((await db.select().from(meteredCalls).where(eq(meteredCalls.id, id)))[0]).toMatchObject({ status: 'pending', operation: 'rewrite', cost: 3 });
+    expect(await refundStaleMeteredCalls(t.ctx, 60_000)).not.toContain(id);
+    await db.update(meteredCalls).set({ createdAt: sql`now() - interval '1 hour'` }).where(eq(meteredCalls.id, id));
+    const sweeps = await Promise.all(Array.from({ length: 5 }, () => refundStaleMeteredCalls(t.ctx, 60_000)));
+    expect(sweeps.flat().filter((x) => x === id)).toHaveLength(1);
+    expect(await refundStaleMeteredCalls(t.ctx, 60_000)).not.toContain(id);
+    expect(await balance(t, u.user.id)).toBe(300);
+    // The "dead" call comes back after all: it answers, but the refund stands and nothing is charged again.
+    release();
+    expect((await call).answer).toBe('late');
+    expect((await db.select().from(meteredCalls).where(eq(meteredCalls.id, id)))[0]).toMatchObject({ status: 'refunded', errorCode: 'AI_TIMEOUT' });
     expect(await balance(t, u.user.id)).toBe(300);
     await booksBalance(t, u.user.id);
   });

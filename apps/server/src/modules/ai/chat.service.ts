@@ -1,15 +1,16 @@
 import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
-import { AI_COSTS, AI_LIMITS, type ChatMessage, type ChatSendResponse, type ChatThread, type MessageListResponse, type ThreadListResponse } from '@dewy/contracts';
+import { AI_LIMITS, type ChatMessage, type ChatSendResponse, type ChatThread, type MessageListResponse, type ThreadListResponse } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import type { DbOrTx } from '../../db/client';
 import { aiMessages, aiThreads, type AiMessageRow, type AiThreadRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { LlmError, type LlmImage, type LlmMessage } from '../../providers/llm';
 import { keyFromImageUrl, viewUrl } from '../images/image-urls';
-import { assertNotInMaintenance } from '../settings/settings.service';
 import { storeDirectUpload } from '../uploads/uploads.service';
 import { modelImage } from './ai-images';
-import { assertNoBannedKeyword, balanceOf, beginAiRequest, completeAiRequest, llmErrorCode, lockUser, refundAiRequest, requireLlm } from './ai-requests';
+import { runMeteredCall } from '../tool-jobs/metered-call';
+import { requestFingerprint } from '../tool-jobs/tool-jobs.service';
+import { assertNoBannedKeyword, balanceOf, bytesHash, chatCost, chatOperation, requireLlm } from './ai-operations';
 import { CHAT_SYSTEM_PROMPT } from './prompts';
 
 /** Messages of the thread sent to the model with each turn (the newest), and of those the images. */
@@ -113,11 +114,6 @@ export interface ChatSendHooks {
   signal?: AbortSignal;
 }
 
-/** Whether a chat send costs credits now (AI_CHAT_CHARGE_ENABLED; 002 §4). */
-export function chatCost(ctx: Pick<AppContext, 'config'>): number {
-  return ctx.config.llm.chatChargeEnabled ? AI_COSTS.chat : 0;
-}
-
 /** A thread's title: the first message's text, shortened; empty for an image-only start (the page names it). */
 function threadTitle(text: string): string {
   const line = text.replace(/\s+/g, ' ').trim();
@@ -150,79 +146,90 @@ async function historyFor(ctx: AppContext, threadId: string): Promise<LlmMessage
 }
 
 /**
- * POST /api/ai/chat (002 §4, §5, §7; issue 15). Order: model configured (else NOT_CONFIGURED), maintenance,
- * a text or an image (AI_EMPTY_MESSAGE), banned keywords (NSFW_PROMPT_BLOCKED), the thread is the caller's
+ * POST /api/ai/chat (002 §4, §5, §7; issue 15), an inline metered call of the kernel (`chatOperation`,
+ * decision 036). Order: model configured (else NOT_CONFIGURED), an Idempotency-Key replay, maintenance, a
+ * text or an image (AI_EMPTY_MESSAGE), banned keywords (NSFW_PROMPT_BLOCKED), the thread is the caller's
  * (NOT_FOUND), the balance covers the cost, the image passes the upload checks (type by magic bytes, size,
  * pixel cap, NSFW screen) and is stored; then ONE transaction creates the thread when needed, stores the
- * user's message and charges `chatCost` credits (INSUFFICIENT_CREDITS rolls it all back). The model answers
- * with the thread's history; its answer is stored with the request's completion in one transaction. A model
- * failure (error, timeout, refusal, broken stream) refunds the charge and throws AI_UNAVAILABLE / AI_TIMEOUT /
- * AI_REFUSED. A stop by the caller (signal) keeps a partial answer (charged) or refunds when nothing came.
+ * user's message, records the call and charges `chatCost` credits (INSUFFICIENT_CREDITS rolls it all back).
+ * The model answers with the thread's history; its answer is stored with the call's completion in one
+ * transaction. A model failure (error, timeout, refusal, broken stream) refunds the charge and throws
+ * AI_UNAVAILABLE / AI_TIMEOUT / AI_REFUSED. A stop by the caller (signal) keeps a partial answer (charged) or
+ * refunds when nothing came.
+ *
+ * Idempotency-Key (`opts.idempotencyKey`; the request's fingerprint is its text, thread and the image's
+ * bytes): a replay of a completed send answers its stored answer — streamed, as `start`, the whole answer in
+ * one `delta`, `done` — without calling the model or charging; while the first send still runs, 409
+ * REQUEST_IN_PROGRESS; after it failed, its error again; another body, 422 IDEMPOTENCY_KEY_REUSED.
  */
-export async function sendChat(ctx: AppContext, userId: number, input: ChatSendInput, hooks: ChatSendHooks = {}): Promise<ChatSendResponse> {
+export async function sendChat(ctx: AppContext, userId: number, input: ChatSendInput, hooks: ChatSendHooks = {}, opts: { idempotencyKey?: string } = {}): Promise<ChatSendResponse> {
   const llm = requireLlm(ctx);
-  await assertNotInMaintenance(ctx);
   const text = input.text.trim();
-  if (!text && !input.image) throw new AppError('AI_EMPTY_MESSAGE');
-  await assertNoBannedKeyword(ctx, text);
-  if (input.threadId) await ownThread(ctx.database.db, userId, input.threadId);
-  const cost = chatCost(ctx);
-  if (cost > 0 && (await balanceOf(ctx, userId)) < cost) throw new AppError('INSUFFICIENT_CREDITS');
-  const imageKey = input.image ? keyFromImageUrl(ctx, (await storeDirectUpload(ctx, userId, input.image, 'chat-image')).imageUrl) : null;
+  const requestHash = requestFingerprint({ text, threadId: input.threadId ?? null, image: bytesHash(input.image) });
+  const db = ctx.database.db;
 
-  const { threadId, requestId, userRow } = await ctx.database.db.transaction(async (tx) => {
-    await lockUser(tx, userId);
-    let threadId = input.threadId;
-    if (threadId) {
-      // Lock the thread: a parallel delete cannot slip between the check and the insert.
-      const locked = await tx.select({ id: aiThreads.id }).from(aiThreads).where(and(eq(aiThreads.id, threadId), eq(aiThreads.userId, userId))).for('update');
-      if (!locked.length) throw new AppError('NOT_FOUND', { message: 'thread not found' });
-      await tx.update(aiThreads).set({ updatedAt: new Date() }).where(eq(aiThreads.id, threadId));
-    } else {
-      const [t] = await tx.insert(aiThreads).values({ userId, kind: 'chat', title: threadTitle(text) }).returning({ id: aiThreads.id });
-      threadId = t!.id;
-    }
-    const [userRow] = await tx.insert(aiMessages).values({ threadId, userId, role: 'user', text, imageKey }).returning();
-    const requestId = await beginAiRequest(tx, { userId, kind: 'chat', cost, threadId });
-    return { threadId, requestId, userRow: userRow! };
+  const res = await runMeteredCall(ctx, chatOperation, { userId }, { text, threadId: input.threadId, image: input.image }, { idempotencyKey: opts.idempotencyKey, requestHash }, {
+    prepare: async () => {
+      if (!text && !input.image) throw new AppError('AI_EMPTY_MESSAGE');
+      await assertNoBannedKeyword(ctx, text);
+      if (input.threadId) await ownThread(db, userId, input.threadId);
+      const cost = chatCost(ctx);
+      if (cost > 0 && (await balanceOf(ctx, userId)) < cost) throw new AppError('INSUFFICIENT_CREDITS');
+      return { imageKey: input.image ? keyFromImageUrl(ctx, (await storeDirectUpload(ctx, userId, input.image, 'chat-image')).imageUrl) : null };
+    },
+    open: async (tx, call) => {
+      let threadId = input.threadId;
+      if (threadId) {
+        // Lock the thread: a parallel delete cannot slip between the check and the insert.
+        const locked = await tx.select({ id: aiThreads.id }).from(aiThreads).where(and(eq(aiThreads.id, threadId), eq(aiThreads.userId, userId))).for('update');
+        if (!locked.length) throw new AppError('NOT_FOUND', { message: 'thread not found' });
+        await tx.update(aiThreads).set({ updatedAt: new Date() }).where(eq(aiThreads.id, threadId));
+      } else {
+        const [t] = await tx.insert(aiThreads).values({ userId, kind: 'chat', title: threadTitle(text) }).returning({ id: aiThreads.id });
+        threadId = t!.id;
+      }
+      const [userRow] = await tx.insert(aiMessages).values({ threadId, userId, role: 'user', text, imageKey: call.prepared.imageKey }).returning();
+      return { threadId, userRow: userRow! };
+    },
+    run: async (call) => {
+      const { threadId } = call.state;
+      const userMessage = await presentMessage(ctx, call.state.userRow);
+      hooks.onStart?.({ threadId, userMessage, charged: call.cost, credits: call.credits });
+      let partial = '';
+      try {
+        const history = await historyFor(ctx, threadId);
+        const answer = await llm.chat([{ role: 'system', text: CHAT_SYSTEM_PROMPT }, ...history], {
+          signal: hooks.signal,
+          onDelta: hooks.onDelta
+            ? (d) => {
+                partial += d;
+                hooks.onDelta!(d);
+              }
+            : undefined,
+        });
+        return { answer, userMessage };
+      } catch (err) {
+        // A stop after some text keeps that text as the (charged) answer; anything else refunds.
+        if (err instanceof LlmError && err.failure === 'aborted' && partial.trim()) return { answer: partial.trim(), userMessage };
+        throw err;
+      }
+    },
+    finish: async (tx, call, { answer, userMessage }) => {
+      const { threadId } = call.state;
+      const alive = await tx.select({ id: aiThreads.id }).from(aiThreads).where(eq(aiThreads.id, threadId)).for('update');
+      let message: ChatMessage = { id: 0, role: 'assistant', text: answer, image_url: null, created_at: new Date().toISOString() };
+      if (alive.length) {
+        await tx.update(aiThreads).set({ updatedAt: new Date() }).where(eq(aiThreads.id, threadId));
+        const [row] = await tx.insert(aiMessages).values({ threadId, userId, role: 'assistant', text: answer }).returning();
+        message = await presentMessage(ctx, row!);
+      }
+      return { success: true as const, threadId, message, userMessage, charged: call.cost };
+    },
   });
-  const userMessage = await presentMessage(ctx, userRow);
-  hooks.onStart?.({ threadId, userMessage, charged: cost, credits: await balanceOf(ctx, userId) });
-
-  let partial = '';
-  let answer: string;
-  try {
-    const history = await historyFor(ctx, threadId);
-    answer = await llm.chat([{ role: 'system', text: CHAT_SYSTEM_PROMPT }, ...history], {
-      signal: hooks.signal,
-      onDelta: hooks.onDelta
-        ? (d) => {
-            partial += d;
-            hooks.onDelta!(d);
-          }
-        : undefined,
-    });
-  } catch (err) {
-    const stoppedWithText = err instanceof LlmError && err.failure === 'aborted' && partial.trim();
-    if (!stoppedWithText) {
-      const code = llmErrorCode(err);
-      await refundAiRequest(ctx.database.db, requestId, code);
-      ctx.log.warn({ err, userId, requestId, code }, 'chat model call failed; refunded');
-      throw err instanceof AppError ? err : new AppError(code, { message: 'model call failed', cause: err });
-    }
-    answer = partial.trim();
+  const credits = await balanceOf(ctx, userId);
+  if (res.replayed) {
+    hooks.onStart?.({ threadId: res.answer.threadId, userMessage: res.answer.userMessage, charged: res.answer.charged, credits });
+    if (res.answer.message.text) hooks.onDelta?.(res.answer.message.text);
   }
-
-  const assistantRow = await ctx.database.db.transaction(async (tx) => {
-    await completeAiRequest(tx, requestId);
-    const alive = await tx.select({ id: aiThreads.id }).from(aiThreads).where(eq(aiThreads.id, threadId)).for('update');
-    if (!alive.length) return null;
-    await tx.update(aiThreads).set({ updatedAt: new Date() }).where(eq(aiThreads.id, threadId));
-    const [row] = await tx.insert(aiMessages).values({ threadId, userId, role: 'assistant', text: answer }).returning();
-    return row!;
-  });
-  const message: ChatMessage = assistantRow
-    ? await presentMessage(ctx, assistantRow)
-    : { id: 0, role: 'assistant', text: answer, image_url: null, created_at: new Date().toISOString() };
-  return { success: true, threadId, message, userMessage, charged: cost, credits: await balanceOf(ctx, userId) };
+  return { ...res.answer, credits };
 }

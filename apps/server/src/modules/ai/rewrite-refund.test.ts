@@ -4,9 +4,10 @@ import { AI_COSTS, AI_LIMITS } from '@dewy/contracts';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fakes/fake-openai.server';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
-import { aiRequests, creditLedger } from '../../db/schema';
+import { meteredCalls, creditLedger } from '../../db/schema';
 import { getBalance, ledgerSums } from '../credits/credits.service';
-import { aiSpendKey, refundUnconfirmedRewrites } from './ai-requests';
+import { meteredSpendKey } from '../tool-jobs/metered-call';
+import { refundUnconfirmedRewrites } from './ai-operations';
 
 /**
  * Issue 21 point 15 (decision 022): a rewrite is charged with its result; when the page's confirmation
@@ -34,7 +35,7 @@ describe.each(TEST_DATABASES)('unconfirmed rewrite refunds on $name', (kind) => 
     return r.json() as { rewriteId: string; credits: number };
   };
   const refundRows = async (rewriteId: string) =>
-    t.ctx.database.db.select().from(creditLedger).where(and(eq(creditLedger.kind, 'refund'), eq(creditLedger.idempotencyKey, `refund:${aiSpendKey(rewriteId)}`)));
+    t.ctx.database.db.select().from(creditLedger).where(and(eq(creditLedger.kind, 'refund'), eq(creditLedger.idempotencyKey, `refund:${meteredSpendKey(rewriteId)}`)));
 
   it('an unconfirmed rewrite is refunded after the window, once under 20 parallel sweeps; a confirmed one never', async () => {
     const u = await signUpAndLogin(t.app);
@@ -58,7 +59,7 @@ describe.each(TEST_DATABASES)('unconfirmed rewrite refunds on $name', (kind) => 
     expect(await refundRows(kept.rewriteId)).toHaveLength(0);
     expect(await balance(u.user.id)).toBe(start - AI_COSTS.rewrite);
     expect(await ledgerSums(t.ctx.database.db, u.user.id)).toEqual(await getBalance(t.ctx.database.db, u.user.id));
-    const [row] = await t.ctx.database.db.select().from(aiRequests).where(eq(aiRequests.id, lost.rewriteId));
+    const [row] = await t.ctx.database.db.select().from(meteredCalls).where(eq(meteredCalls.id, lost.rewriteId));
     expect(row).toMatchObject({ status: 'refunded', errorCode: 'NOTHING_TO_CHARGE', confirmedAt: null });
 
     // A late confirmation of the refunded rewrite charges nothing and says so; another sweep changes nothing.
@@ -81,7 +82,7 @@ describe.each(TEST_DATABASES)('unconfirmed rewrite refunds on $name', (kind) => 
     ]);
     let charged = 0;
     for (const [i, r] of rewrites.entries()) {
-      const [row] = await t.ctx.database.db.select().from(aiRequests).where(eq(aiRequests.id, r.rewriteId));
+      const [row] = await t.ctx.database.db.select().from(meteredCalls).where(eq(meteredCalls.id, r.rewriteId));
       const refunds = await refundRows(r.rewriteId);
       if (confirms[i]!.statusCode === 200) {
         expect(row).toMatchObject({ status: 'completed' });

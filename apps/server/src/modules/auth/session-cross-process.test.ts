@@ -114,7 +114,7 @@ describe.skipIf(!hasPostgres)('session cache across two API processes on Postgre
     expect(patched.statusCode).toBe(200);
     expect(await waitFor(async () => ((await checkB(cookie)).body.user?.nickname === 'Renamed' ? true : undefined), 2000, 2)).toBe(true);
 
-    await spend(a.ctx.database.db, { userId: user.id, amount: 25, reason: 'upscale', idempotencyKey: `xp-${user.id}` });
+    await spend(a.ctx.database.db, { userId: user.id, amount: 25, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `xp-${user.id}` });
     expect(await waitFor(async () => ((await checkB(cookie)).body.user?.credits === 275 ? true : undefined), 2000, 2)).toBe(true);
 
     // A logout answers only once the invalidation has gone round: B refuses the cookie on the very next request.

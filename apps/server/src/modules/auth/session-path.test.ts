@@ -65,9 +65,9 @@ describe.each(TEST_DATABASES)('the cached session path on $name', (kind) => {
   it('spending and granting credits show the new balance on the very next auth/check', async () => {
     const { cookie, user } = await signUpAndLogin(t.app);
     expect((await check(cookie)).json().user.credits).toBe(300);
-    await spend(t.ctx.database.db, { userId: user.id, amount: 40, reason: 'upscale', idempotencyKey: `sp-${user.id}` });
+    await spend(t.ctx.database.db, { userId: user.id, amount: 40, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `sp-${user.id}` });
     expect((await check(cookie)).json().user).toMatchObject({ credits: 260, balance: 260, one_time_credits: 260 });
-    await grant(t.ctx.database.db, { userId: user.id, amount: 15, bucket: 'bonus', reason: 'test', idempotencyKey: `gr-${user.id}` });
+    await grant(t.ctx.database.db, { userId: user.id, amount: 15, bucket: 'bonus', reason: { code: 'affiliate_reward' }, idempotencyKey: `gr-${user.id}` });
     expect((await check(cookie)).json().user).toMatchObject({ credits: 275, bonus_credits: 15 });
     // a nickname change through the API, too
     const patched = await t.app.inject({ method: 'PATCH', url: '/api/users/me', headers: { cookie }, payload: { nickname: 'Renamed' } });
@@ -91,7 +91,7 @@ describe.each(TEST_DATABASES)('the cached session path on $name', (kind) => {
     const { cookie, user } = await signUpAndLogin(t.app);
     await check(cookie);
     const checks = Array.from({ length: 50 }, () => check(cookie));
-    const spends = Array.from({ length: 10 }, (_, i) => spend(t.ctx.database.db, { userId: user.id, amount: 7, reason: 'upscale', idempotencyKey: `race-${user.id}-${i}` }));
+    const spends = Array.from({ length: 10 }, (_, i) => spend(t.ctx.database.db, { userId: user.id, amount: 7, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `race-${user.id}-${i}` }));
     const done = await Promise.all([...checks, ...spends]);
     for (const r of done.slice(0, 50) as Awaited<ReturnType<typeof check>>[]) expect(r.statusCode).toBe(200);
     const after = await Promise.all(Array.from({ length: 20 }, () => check(cookie)));

@@ -23,7 +23,7 @@ describe.each(TEST_DATABASES)('sign-up rate limits (per IP, per e-mail domain, i
         .select({ n: count() })
         .from(creditLedger)
         .innerJoin(users, eq(users.id, creditLedger.userId))
-        .where(and(like(users.emailNormalized, `%@${domain}`), eq(creditLedger.reason, 'welcome')))
+        .where(and(like(users.emailNormalized, `%@${domain}`), eq(creditLedger.reasonCode, 'welcome')))
     )[0]!.n;
 
   it('60 parallel sign-ups from one IP: at most 5 accounts and 5 welcome grants; the rest get 429 in the caller language; another IP still registers', async () => {

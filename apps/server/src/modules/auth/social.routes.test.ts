@@ -126,7 +126,7 @@ describe.each(TEST_DATABASES)('social sign-in on $name', (kind) => {
     const u2 = (await check(sidOf(second)!)).user;
     expect(u2.id).toBe(u1.id);
     expect(u2.credits).toBe(300);
-    const grants = await db().select({ n: count() }).from(creditLedger).where(and(eq(creditLedger.userId, u1.id), eq(creditLedger.reason, 'welcome')));
+    const grants = await db().select({ n: count() }).from(creditLedger).where(and(eq(creditLedger.userId, u1.id), eq(creditLedger.reasonCode, 'welcome')));
     expect(grants[0]!.n).toBe(1);
     const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', headers: { 'accept-language': 'en' }, payload: { email: fake.users.kakao.email, password: 'anything-at-all' } });
     expect(login.statusCode).toBe(401);
@@ -259,7 +259,7 @@ describe.each(TEST_DATABASES)('social sign-in on $name', (kind) => {
     const ids = new Set(await Promise.all(results.map(async (r) => (await check(sidOf(r)!)).user.id)));
     expect(ids.size).toBe(1);
     const [id] = [...ids];
-    expect((await db().select({ n: count() }).from(creditLedger).where(and(eq(creditLedger.userId, id!), eq(creditLedger.reason, 'welcome'))))[0]!.n).toBe(1);
+    expect((await db().select({ n: count() }).from(creditLedger).where(and(eq(creditLedger.userId, id!), eq(creditLedger.reasonCode, 'welcome'))))[0]!.n).toBe(1);
   });
 
   describe('Google', () => {

@@ -27,7 +27,7 @@ export function legacyWelcomeAddressHash(email: string): string {
 }
 
 /**
- * Grants the welcome credits (one-time bucket, ledger reason `welcome`) once per mailbox, ever (issue
+ * Grants the welcome credits (one-time bucket, ledger reason code `welcome`) once per mailbox, ever (issue
  * 14 and issue 21 point 3; decisions 020 and 031): the hash of the address's canonical mailbox is claimed
  * in `welcome_grants` under its primary key, so aliases of one inbox (`x@gmail.com`, `x+1@gmail.com`,
  * `x.x@gmail.com`, `x@googlemail.com`), parallel calls, a second account after a deletion purge, and
@@ -48,7 +48,7 @@ export async function grantWelcomeCreditsOnce(tx: DbOrTx, args: { userId: number
     // so no race): the mailbox is now claimed under its canonical key as well, without a second grant.
     const legacy = legacyWelcomeAddressHash(args.email);
     if (legacy !== key && (await t.select({ h: welcomeGrants.emailHash }).from(welcomeGrants).where(eq(welcomeGrants.emailHash, legacy))).length) return false;
-    await grant(t, { userId: args.userId, amount: args.amount, bucket: 'one_time', reason: 'welcome', idempotencyKey: `welcome:${args.userId}` });
+    await grant(t, { userId: args.userId, amount: args.amount, bucket: 'one_time', reason: { code: 'welcome' }, idempotencyKey: `welcome:${args.userId}` });
     return true;
   });
 }

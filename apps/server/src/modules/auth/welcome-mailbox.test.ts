@@ -32,6 +32,18 @@ describe('canonicalMailbox (one key per inbox)', () => {
  * 300 welcome credits, and again after the 14-day purge. The once-per-address rule is keyed on the
  * canonical mailbox now (decision 031).
  */
+/**
+ * The backfill statement of migration 0018, as shipped, run on today's schema: the ledger column it reads
+ * (`reason`, the sentence 'welcome') is `reason_code` since migration 0021, which mapped that sentence to the
+ * code 'welcome' (decision 036).
+ */
+function shippedBackfill(): string {
+  const file = fs.readFileSync(path.join(MIGRATIONS_DIR, '0018_canonical_mailbox_sign_in_history.sql'), 'utf8');
+  const statement = file.split('--> statement-breakpoint').find((s) => s.includes('welcome-mailbox-backfill'))!;
+  expect(statement).toContain(`l."reason" = 'welcome'`);
+  return statement.replace(`l."reason" = 'welcome'`, `l."reason_code" = 'welcome'`);
+}
+
 describe.each(TEST_DATABASES)('welcome credits once per mailbox on $name', (kind) => {
   let t: TestApp;
   let n = 0;
@@ -43,7 +55,7 @@ describe.each(TEST_DATABASES)('welcome credits once per mailbox on $name', (kind
   });
   const db = () => t.ctx.database.db;
   const welcomeOf = async (ids: number[]) =>
-    (await db().select({ userId: creditLedger.userId, amount: creditLedger.delta }).from(creditLedger).where(and(inArray(creditLedger.userId, ids), eq(creditLedger.reason, 'welcome'))));
+    (await db().select({ userId: creditLedger.userId, amount: creditLedger.delta }).from(creditLedger).where(and(inArray(creditLedger.userId, ids), eq(creditLedger.reasonCode, 'welcome'))));
   const register = (email: string) => t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { name: 'Alias', email, password: 'pass-word-1' } });
   const idOf = async (email: string) => (await db().select({ id: users.id }).from(users).where(eq(users.emailNormalized, email.toLowerCase())))[0]!.id;
 
@@ -97,8 +109,7 @@ describe.each(TEST_DATABASES)('welcome credits once per mailbox on $name', (kind
     ]);
     expect(await db().select().from(welcomeGrants).where(eq(welcomeGrants.emailHash, welcomeMailboxHash(live)))).toHaveLength(0);
     // The backfill statement of the migration, as shipped.
-    const file = fs.readFileSync(path.join(MIGRATIONS_DIR, '0018_canonical_mailbox_sign_in_history.sql'), 'utf8');
-    const backfill = file.split('--> statement-breakpoint').find((s) => s.includes('welcome-mailbox-backfill'))!;
+    const backfill = shippedBackfill();
     await db().execute(sql.raw(backfill));
     const rows = await db().select().from(welcomeGrants).where(eq(welcomeGrants.emailHash, welcomeMailboxHash(live)));
     expect(rows).toEqual([expect.objectContaining({ userId: user.id })]);
@@ -109,8 +120,7 @@ describe.each(TEST_DATABASES)('welcome credits once per mailbox on $name', (kind
 
   it('the SQL of the backfill computes the same mailbox as canonicalMailbox', async () => {
     const samples = ['a.b.c+d@gmail.com', 'A.B@GoogleMail.com', '+x@example.com', 'p.q+r+s@naver.com', '.@gmail.com', 'x@gmail.com.evil.example'];
-    const file = fs.readFileSync(path.join(MIGRATIONS_DIR, '0018_canonical_mailbox_sign_in_history.sql'), 'utf8');
-    const backfill = file.split('--> statement-breakpoint').find((s) => s.includes('welcome-mailbox-backfill'))!;
+    const backfill = shippedBackfill();
     for (const email of samples) {
       const [u] = await db().insert(users).values({ email, emailNormalized: email.toLowerCase(), nickname: 'sql', passwordHash: null }).returning();
       await db().insert(welcomeGrants).values({ emailHash: `probe-${u!.id}`, userId: u!.id });

@@ -81,7 +81,7 @@ describe.each(TEST_DATABASES)('billing lifecycle on $name', (kind) => {
     expect(again.json().code).toBe('ALREADY_SUBSCRIBED');
 
     // Spend some, then upgrade: the difference 9500 - 4500 arrives at once.
-    await spend(t.ctx.database.db, { userId: user.id, amount: 1000, reason: 'test', idempotencyKey: `t:${user.id}:1` });
+    await spend(t.ctx.database.db, { userId: user.id, amount: 1000, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `t:${user.id}:1` });
     const up = await post(cookie, '/api/payment/change-plan', { plan: 'deluxe' });
     expect(up.statusCode, up.body).toBe(200);
     expect(up.json()).toMatchObject({ success: true, change: 'upgrade', plan: 'deluxe', cancelScheduleRemoved: false });
@@ -150,15 +150,15 @@ describe.each(TEST_DATABASES)('billing lifecycle on $name', (kind) => {
     expect((await userRow(user.id)).plan).toBe('premium');
     expect(await books(user.id)).toMatchObject({ oneTime: 1500, subscription: 14500 });
 
-    const kinds = await t.ctx.database.db.select({ kind: creditLedger.kind, delta: creditLedger.delta, bucket: creditLedger.bucket, reason: creditLedger.reason }).from(creditLedger).where(eq(creditLedger.userId, user.id)).orderBy(creditLedger.id);
+    const kinds = await t.ctx.database.db.select({ kind: creditLedger.kind, delta: creditLedger.delta, bucket: creditLedger.bucket, reason: creditLedger.reasonCode, params: creditLedger.reasonParams }).from(creditLedger).where(eq(creditLedger.userId, user.id)).orderBy(creditLedger.id);
     // The ledger of one full lifecycle, quoted in the closing note.
-    console.log(`[${kind.name}] ledger of one lifecycle:\n${kinds.map((k) => `  ${k.kind} ${k.bucket} ${k.delta} (${k.reason})`).join('\n')}`);
+    console.log(`[${kind.name}] ledger of one lifecycle:\n${kinds.map((k) => `  ${k.kind} ${k.bucket} ${k.delta} (${k.reason} ${JSON.stringify(k.params)})`).join('\n')}`);
   });
 
   it('a refund takes back what the pack granted; credits already spent become a debt the next grant settles', async () => {
     const { cookie, user } = await signUpAndLogin(t.app);
     await buy(cookie, { package: 'package1' });
-    await spend(t.ctx.database.db, { userId: user.id, amount: 1700, reason: 'test', idempotencyKey: `t:${user.id}:r` });
+    await spend(t.ctx.database.db, { userId: user.id, amount: 1700, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `t:${user.id}:r` });
     expect((await books(user.id)).total).toBe(100);
     const { paymentId } = await sandbox.latestOf(user.id);
     await sandbox.refund(paymentId!);

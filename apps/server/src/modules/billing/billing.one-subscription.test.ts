@@ -135,8 +135,8 @@ describe.each(TEST_DATABASES)('one subscription at a time (sandbox) on $name', (
     const end = new Date(start.getTime() + 30 * 86_400_000);
     await db.insert(sandboxObjects).values({ id, kind: 'subscription', data: { userId: user.id, checkoutId: null, plan: 'deluxe', nextPlan: null, status: 'active', periodStart: start.toISOString(), periodEnd: end.toISOString(), cancelAtPeriodEnd: false, endedAt: null, createdAt: start.toISOString() } });
     await db.insert(subscriptions).values({ userId: user.id, provider: 'sandbox', providerSubscriptionId: id, plan: 'deluxe', status: 'active', currentPeriodStart: start, currentPeriodEnd: end, providerCreatedAt: start, creditedPeriodStart: start, creditedPlan: 'deluxe' });
-    await grant(db, { userId: user.id, amount: 9500, bucket: 'subscription', reason: 'initial deluxe', idempotencyKey: `legacy:${id}`, period: { subscription: `sandbox:${id}`, start } });
-    await spend(db, { userId: user.id, amount: 2300, reason: 'job', idempotencyKey: `job:${user.id}` }); // 300 one-time, 2000 from the oldest period
+    await grant(db, { userId: user.id, amount: 9500, bucket: 'subscription', reason: { code: 'plan_period', invoice: 'initial', plan: 'deluxe' }, idempotencyKey: `legacy:${id}`, period: { subscription: `sandbox:${id}`, start } });
+    await spend(db, { userId: user.id, amount: 2300, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `job:${user.id}` }); // 300 one-time, 2000 from the oldest period
     expect(await books(db, user.id)).toMatchObject({ oneTime: 0, subscription: 4500 - 2000 + 9500 });
     await sandbox.expire(id);
     await sandbox.idle();
@@ -150,23 +150,23 @@ describe.each(TEST_DATABASES)('one subscription at a time (sandbox) on $name', (
     const { cookie, user } = await signUpAndLogin(t.app);
     const db = t.ctx.database.db;
     await subscribe(cookie, 'basic');
-    await spend(db, { userId: user.id, amount: 1300, reason: 'job', idempotencyKey: `j1:${user.id}` }); // 300 one-time + 1000 subscription
+    await spend(db, { userId: user.id, amount: 1300, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `j1:${user.id}` }); // 300 one-time + 1000 subscription
     const subId = (await userRow(user.id)).subscriptionId!;
     await sandbox.renew(subId);
     await sandbox.idle();
     expect((await books(db, user.id)).subscription).toBe(4500);
-    await refund(db, { spendKey: `j1:${user.id}`, reason: 'job failed' });
+    await refund(db, { spendKey: `j1:${user.id}`, reason: { code: 'job_refund', source: 'upscale' } });
     // The one-time part comes back; the old period's part comes back and expires: only the new period's credits.
     expect(await books(db, user.id)).toMatchObject({ oneTime: 300, subscription: 4500 });
     const rows = await db.select().from(creditLedger).where(and(eq(creditLedger.userId, user.id), eq(creditLedger.bucket, 'subscription')));
     expect(rows.filter((r) => r.idempotencyKey.startsWith(`refund:j1:${user.id}`)).map((r) => [r.kind, r.delta])).toEqual([['refund', 1000], ['expire', -1000]]);
 
-    await spend(db, { userId: user.id, amount: 800, reason: 'job', idempotencyKey: `j2:${user.id}` });
+    await spend(db, { userId: user.id, amount: 800, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `j2:${user.id}` });
     await post(cookie, '/api/payment/cancel-subscription', {});
     await sandbox.renew(subId); // the scheduled cancel ends it
     await sandbox.idle();
     expect((await userRow(user.id)).plan).toBe('free');
-    await refund(db, { spendKey: `j2:${user.id}`, reason: 'job failed' });
+    await refund(db, { spendKey: `j2:${user.id}`, reason: { code: 'job_refund', source: 'upscale' } });
     expect(await books(db, user.id)).toMatchObject({ oneTime: 300, subscription: 0 });
   });
 });

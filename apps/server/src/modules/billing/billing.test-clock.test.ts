@@ -63,7 +63,7 @@ describe.each(TEST_DATABASES)('sandbox test clock on $name', (kind) => {
   it('advance within the period moves the clock only; crossing its end renews there: credits reset, the period starts at the old end', async () => {
     const { user, email, subId } = await subscriber();
     const first = await local(subId);
-    await spend(db(), { userId: user.id, amount: 1300, reason: 'test', idempotencyKey: `clock:${user.id}` });
+    await spend(db(), { userId: user.id, amount: 1300, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `clock:${user.id}` });
     const within = await operate({ action: 'advance', email, duration: '29d' });
     expect(within.statusCode, within.body).toBe(200);
     expect(within.json().result).toMatchObject({ invoiceIds: [], status: 'active' });

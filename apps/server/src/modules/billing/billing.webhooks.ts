@@ -216,7 +216,7 @@ async function applyOrder(tx: Tx, provider: string, ev: WebhookEvent, userId: nu
   // Only a paid order grants; an order first seen already refunded never granted, so takes nothing back.
   if (o.status === 'paid' && granted === 0) {
     granted = packCredits(o.pack);
-    await grant(tx, { userId, amount: granted, bucket: 'one_time', reason: `pack ${o.pack}`, reference: ref, idempotencyKey: `pay:${ref}` });
+    await grant(tx, { userId, amount: granted, bucket: 'one_time', reason: { code: 'pack_purchase', pack: o.pack }, reference: ref, idempotencyKey: `pay:${ref}` });
     await tx.update(billingPayments).set({ creditsGranted: granted }).where(eq(billingPayments.id, row.id));
     await completeCheckout(tx, row.checkoutId ?? ev.checkoutId, userId, granted, { kind: 'pack', item: o.pack });
     await rewardReferral(tx, { referredId: userId, paymentId: row.id, creditsGranted: granted, reference: ref });
@@ -227,7 +227,7 @@ async function applyOrder(tx: Tx, provider: string, ev: WebhookEvent, userId: nu
   }
   const target = reclaimTarget(granted, o.amountCents, o.refundedCents);
   if (target > row.creditsReclaimed) {
-    await reclaim(tx, { userId, amount: target - row.creditsReclaimed, bucket: 'one_time', reason: `refund of pack ${o.pack}`, reference: ref, idempotencyKey: `reclaim:${ref}:${target}` });
+    await reclaim(tx, { userId, amount: target - row.creditsReclaimed, bucket: 'one_time', reason: { code: 'pack_refunded', pack: o.pack }, reference: ref, idempotencyKey: `reclaim:${ref}:${target}` });
     await tx.update(billingPayments).set({ creditsReclaimed: target }).where(eq(billingPayments.id, row.id));
     await reverseReward(tx, { paymentId: row.id, reclaimedShare: target / granted, reference: ref });
     outcome = 'reclaimed';
@@ -340,7 +340,7 @@ export function upcomingPlan(row: LocalSubscription): PaidPlan | null {
 async function syncUserPlan(tx: Tx, provider: string, userId: number, row: LocalSubscription) {
   if (row.status === 'expired') {
     const ref = subscriptionRef(provider, row.providerSubscriptionId);
-    await expireSubscriptionPeriods(tx, { userId, subscription: ref, reason: 'subscription ended', reference: `${provider}:subscription:${row.providerSubscriptionId}`, idempotencyKey: `expire:${provider}:subscription:${row.providerSubscriptionId}:end` });
+    await expireSubscriptionPeriods(tx, { userId, subscription: ref, reason: { code: 'subscription_ended' }, reference: `${provider}:subscription:${row.providerSubscriptionId}`, idempotencyKey: `expire:${provider}:subscription:${row.providerSubscriptionId}:end` });
   }
   const current = pickCurrentSubscription(await tx.select().from(subscriptions).where(eq(subscriptions.userId, userId)));
   if (!current) return;
@@ -408,7 +408,7 @@ async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: 
         if (credits > 0) {
           granted = credits;
           const period = { subscription: subscriptionRef(provider, local.providerSubscriptionId), start: local.creditedPeriodStart ?? inv.periodStart };
-          await grant(tx, { userId, amount: credits, bucket: 'subscription', reason: `upgrade ${local.creditedPlan}→${inv.plan}`, reference: ref, idempotencyKey: `pay:${ref}`, period });
+          await grant(tx, { userId, amount: credits, bucket: 'subscription', reason: { code: 'plan_upgrade', from: local.creditedPlan, to: inv.plan }, reference: ref, idempotencyKey: `pay:${ref}`, period });
           outcome = 'granted';
         } else {
           outcome = 'prorated_to_zero';
@@ -422,9 +422,9 @@ async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: 
     } else if (local.status !== 'expired') {
       // Only this subscription's earlier periods expire; another subscription's credits stay (decision 029).
       const subscription = subscriptionRef(provider, local.providerSubscriptionId);
-      await expireSubscriptionPeriods(tx, { userId, subscription, before: inv.periodStart, reason: 'new subscription period', reference: ref, idempotencyKey: `expire:${ref}` });
+      await expireSubscriptionPeriods(tx, { userId, subscription, before: inv.periodStart, reason: { code: 'period_expired' }, reference: ref, idempotencyKey: `expire:${ref}` });
       granted = planCredits(inv.plan);
-      await grant(tx, { userId, amount: granted, bucket: 'subscription', reason: `${inv.reason} ${inv.plan}`, reference: ref, idempotencyKey: `pay:${ref}`, period: { subscription, start: inv.periodStart } });
+      await grant(tx, { userId, amount: granted, bucket: 'subscription', reason: { code: 'plan_period', invoice: inv.reason, plan: inv.plan }, reference: ref, idempotencyKey: `pay:${ref}`, period: { subscription, start: inv.periodStart } });
       await tx
         .update(subscriptions)
         .set({ creditedPeriodStart: inv.periodStart, creditedPlan: inv.plan, nextPlan: local.nextPlan === inv.plan ? null : local.nextPlan })
@@ -441,7 +441,7 @@ async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: 
   }
   const target = reclaimTarget(granted, inv.amountCents, inv.refundedCents);
   if (target > row.creditsReclaimed) {
-    await reclaim(tx, { userId, amount: target - row.creditsReclaimed, bucket: 'subscription', reason: `refund of ${inv.reason} invoice`, reference: ref, idempotencyKey: `reclaim:${ref}:${target}`, subscription: subscriptionRef(provider, inv.subscriptionId) });
+    await reclaim(tx, { userId, amount: target - row.creditsReclaimed, bucket: 'subscription', reason: { code: 'invoice_refunded', invoice: inv.reason }, reference: ref, idempotencyKey: `reclaim:${ref}:${target}`, subscription: subscriptionRef(provider, inv.subscriptionId) });
     await tx.update(billingPayments).set({ creditsReclaimed: target }).where(eq(billingPayments.id, row.id));
     await reverseReward(tx, { paymentId: row.id, reclaimedShare: target / granted, reference: ref });
     outcome = 'reclaimed';

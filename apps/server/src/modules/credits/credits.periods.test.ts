@@ -38,31 +38,31 @@ describe.each(TEST_DATABASES)('subscription credit periods on $name', (kind) => 
   it('two subscriptions, one ends: only its own period expires; the other keeps its credits', async () => {
     const { db } = database;
     const u = await buildUser(db);
-    await grant(db, { userId: u.id, amount: 4500, bucket: 'subscription', reason: 'initial basic', idempotencyKey: `a-${u.id}`, period: period(`t:a-${u.id}`, T1) });
-    await grant(db, { userId: u.id, amount: 9500, bucket: 'subscription', reason: 'initial deluxe', idempotencyKey: `b-${u.id}`, period: period(`t:b-${u.id}`, T2) });
+    await grant(db, { userId: u.id, amount: 4500, bucket: 'subscription', reason: { code: 'plan_period', invoice: 'initial', plan: 'basic' }, idempotencyKey: `a-${u.id}`, period: period(`t:a-${u.id}`, T1) });
+    await grant(db, { userId: u.id, amount: 9500, bucket: 'subscription', reason: { code: 'plan_period', invoice: 'initial', plan: 'deluxe' }, idempotencyKey: `b-${u.id}`, period: period(`t:b-${u.id}`, T2) });
     // The oldest period gives first: 2000 from A.
-    await spend(db, { userId: u.id, amount: 2000, reason: 'job', idempotencyKey: `s-${u.id}` });
+    await spend(db, { userId: u.id, amount: 2000, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `s-${u.id}` });
     expect((await books(db, u.id)).subscription).toBe(12000);
-    const r = await expireSubscriptionPeriods(db, { userId: u.id, subscription: `t:b-${u.id}`, reason: 'subscription ended', idempotencyKey: `end-b-${u.id}` });
+    const r = await expireSubscriptionPeriods(db, { userId: u.id, subscription: `t:b-${u.id}`, reason: { code: 'subscription_ended' }, idempotencyKey: `end-b-${u.id}` });
     expect(r.expired).toBe(9500);
     expect((await books(db, u.id)).subscription).toBe(2500);
     // A replay changes nothing.
-    expect((await expireSubscriptionPeriods(db, { userId: u.id, subscription: `t:b-${u.id}`, reason: 'subscription ended', idempotencyKey: `end-b-${u.id}` })).expired).toBe(0);
+    expect((await expireSubscriptionPeriods(db, { userId: u.id, subscription: `t:b-${u.id}`, reason: { code: 'subscription_ended' }, idempotencyKey: `end-b-${u.id}` })).expired).toBe(0);
     expect((await books(db, u.id)).subscription).toBe(2500);
   });
 
   it('a spend across two periods records both; ending the second period returns nothing of the first', async () => {
     const { db } = database;
     const u = await buildUser(db);
-    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: 'a', idempotencyKey: `a-${u.id}`, period: period(`t:a-${u.id}`, T1) });
-    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: 'b', idempotencyKey: `b-${u.id}`, period: period(`t:b-${u.id}`, T2) });
-    await spend(db, { userId: u.id, amount: 150, reason: 'job', idempotencyKey: `s-${u.id}` });
+    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: { code: 'plan_period', invoice: 'initial', plan: 'basic' }, idempotencyKey: `a-${u.id}`, period: period(`t:a-${u.id}`, T1) });
+    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: { code: 'plan_period', invoice: 'initial', plan: 'basic' }, idempotencyKey: `b-${u.id}`, period: period(`t:b-${u.id}`, T2) });
+    await spend(db, { userId: u.id, amount: 150, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `s-${u.id}` });
     const rows = await db.select().from(creditLedger).where(eq(creditLedger.idempotencyKey, `s-${u.id}`));
     expect(rows.map((r) => r.delta).sort()).toEqual([-100, -50]);
     expect(new Set(rows.map((r) => r.periodId)).size).toBe(2);
-    await expireSubscriptionPeriods(db, { userId: u.id, subscription: `t:b-${u.id}`, reason: 'ended', idempotencyKey: `end-b-${u.id}` });
+    await expireSubscriptionPeriods(db, { userId: u.id, subscription: `t:b-${u.id}`, reason: { code: 'subscription_ended' }, idempotencyKey: `end-b-${u.id}` });
     // A refund: A's 100 back into A (open); B's 50 back and expired again at once (B has ended).
-    const back = await refund(db, { spendKey: `s-${u.id}`, reason: 'failed job' });
+    const back = await refund(db, { spendKey: `s-${u.id}`, reason: { code: 'job_refund', source: 'upscale' } });
     expect(back.returned.subscription).toBe(150);
     expect((await books(db, u.id)).subscription).toBe(100);
     const expired = await db.select().from(creditLedger).where(eq(creditLedger.idempotencyKey, `refund:s-${u.id}:expire`));
@@ -73,15 +73,15 @@ describe.each(TEST_DATABASES)('subscription credit periods on $name', (kind) => 
     const { db } = database;
     const u = await buildUser(db);
     const sub = `t:r-${u.id}`;
-    await grant(db, { userId: u.id, amount: 4500, bucket: 'subscription', reason: 'initial', idempotencyKey: `p1-${u.id}`, period: period(sub, T1) });
-    await spend(db, { userId: u.id, amount: 300, reason: 'job', idempotencyKey: `job1-${u.id}` });
-    await spend(db, { userId: u.id, amount: 200, reason: 'job', idempotencyKey: `job2-${u.id}` });
+    await grant(db, { userId: u.id, amount: 4500, bucket: 'subscription', reason: { code: 'plan_period', invoice: 'initial', plan: 'basic' }, idempotencyKey: `p1-${u.id}`, period: period(sub, T1) });
+    await spend(db, { userId: u.id, amount: 300, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `job1-${u.id}` });
+    await spend(db, { userId: u.id, amount: 200, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `job2-${u.id}` });
     // Renewal: the old period's remainder expires, the new period's credits arrive.
-    await expireSubscriptionPeriods(db, { userId: u.id, subscription: sub, before: T2, reason: 'new subscription period', idempotencyKey: `e2-${u.id}` });
-    await grant(db, { userId: u.id, amount: 4500, bucket: 'subscription', reason: 'renewal', idempotencyKey: `p2-${u.id}`, period: period(sub, T2) });
+    await expireSubscriptionPeriods(db, { userId: u.id, subscription: sub, before: T2, reason: { code: 'period_expired' }, idempotencyKey: `e2-${u.id}` });
+    await grant(db, { userId: u.id, amount: 4500, bucket: 'subscription', reason: { code: 'plan_period', invoice: 'renewal', plan: 'basic' }, idempotencyKey: `p2-${u.id}`, period: period(sub, T2) });
     expect((await books(db, u.id)).subscription).toBe(4500);
-    await refund(db, { spendKey: `job1-${u.id}`, reason: 'job failed' });
-    await refundPart(db, { spendKey: `job2-${u.id}`, amount: 120, reason: 'part not delivered' });
+    await refund(db, { spendKey: `job1-${u.id}`, reason: { code: 'job_refund', source: 'upscale' } });
+    await refundPart(db, { spendKey: `job2-${u.id}`, amount: 120, reason: { code: 'job_partial_refund', source: 'upscale' } });
     expect((await books(db, u.id)).subscription).toBe(4500);
     const kinds = await db.select({ kind: creditLedger.kind, delta: creditLedger.delta, key: creditLedger.idempotencyKey }).from(creditLedger).where(eq(creditLedger.userId, u.id)).orderBy(creditLedger.id);
     expect(kinds.slice(-4)).toEqual([
@@ -91,7 +91,7 @@ describe.each(TEST_DATABASES)('subscription credit periods on $name', (kind) => 
       { kind: 'expire', delta: -120, key: `refund:job2-${u.id}:expire` },
     ]);
     // Refunds stay once-only.
-    expect((await refund(db, { spendKey: `job1-${u.id}`, reason: 'again' })).replayed).toBe(true);
+    expect((await refund(db, { spendKey: `job1-${u.id}`, reason: { code: 'job_refund', source: 'upscale' } })).replayed).toBe(true);
     expect((await books(db, u.id)).subscription).toBe(4500);
   });
 
@@ -99,11 +99,11 @@ describe.each(TEST_DATABASES)('subscription credit periods on $name', (kind) => 
     const { db } = database;
     const u = await buildUser(db);
     const sub = `t:x-${u.id}`;
-    await grant(db, { userId: u.id, amount: 50, bucket: 'one_time', reason: 'pack', idempotencyKey: `o-${u.id}` });
-    await grant(db, { userId: u.id, amount: 4500, bucket: 'subscription', reason: 'initial', idempotencyKey: `p1-${u.id}`, period: period(sub, T1) });
-    await spend(db, { userId: u.id, amount: 250, reason: 'job', idempotencyKey: `job-${u.id}` });
-    await expireSubscriptionPeriods(db, { userId: u.id, subscription: sub, reason: 'subscription ended', idempotencyKey: `end-${u.id}` });
-    const r = await refund(db, { spendKey: `job-${u.id}`, reason: 'job failed' });
+    await grant(db, { userId: u.id, amount: 50, bucket: 'one_time', reason: { code: 'pack_purchase', pack: 'package1' }, idempotencyKey: `o-${u.id}` });
+    await grant(db, { userId: u.id, amount: 4500, bucket: 'subscription', reason: { code: 'plan_period', invoice: 'initial', plan: 'basic' }, idempotencyKey: `p1-${u.id}`, period: period(sub, T1) });
+    await spend(db, { userId: u.id, amount: 250, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `job-${u.id}` });
+    await expireSubscriptionPeriods(db, { userId: u.id, subscription: sub, reason: { code: 'subscription_ended' }, idempotencyKey: `end-${u.id}` });
+    const r = await refund(db, { spendKey: `job-${u.id}`, reason: { code: 'job_refund', source: 'upscale' } });
     expect(r.returned).toEqual({ oneTime: 50, bonus: 0, subscription: 200 });
     expect(await books(db, u.id)).toMatchObject({ oneTime: 50, subscription: 0 });
   });
@@ -111,12 +111,12 @@ describe.each(TEST_DATABASES)('subscription credit periods on $name', (kind) => 
   it('20 parallel spends and refunds across two periods while one of them ends: the books stay exact', async () => {
     const { db } = database;
     const u = await buildUser(db);
-    await grant(db, { userId: u.id, amount: 1000, bucket: 'subscription', reason: 'a', idempotencyKey: `a-${u.id}`, period: period(`t:a-${u.id}`, T1) });
-    await grant(db, { userId: u.id, amount: 1000, bucket: 'subscription', reason: 'b', idempotencyKey: `b-${u.id}`, period: period(`t:b-${u.id}`, T2) });
-    await Promise.all(Array.from({ length: 20 }, (_, i) => spend(db, { userId: u.id, amount: 70, reason: 'job', idempotencyKey: `s${i}-${u.id}` })));
+    await grant(db, { userId: u.id, amount: 1000, bucket: 'subscription', reason: { code: 'plan_period', invoice: 'initial', plan: 'basic' }, idempotencyKey: `a-${u.id}`, period: period(`t:a-${u.id}`, T1) });
+    await grant(db, { userId: u.id, amount: 1000, bucket: 'subscription', reason: { code: 'plan_period', invoice: 'initial', plan: 'basic' }, idempotencyKey: `b-${u.id}`, period: period(`t:b-${u.id}`, T2) });
+    await Promise.all(Array.from({ length: 20 }, (_, i) => spend(db, { userId: u.id, amount: 70, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `s${i}-${u.id}` })));
     await Promise.all([
-      ...Array.from({ length: 20 }, (_, i) => refund(db, { spendKey: `s${i}-${u.id}`, reason: 'failed' })),
-      expireSubscriptionPeriods(db, { userId: u.id, subscription: `t:a-${u.id}`, reason: 'ended', idempotencyKey: `end-a-${u.id}` }),
+      ...Array.from({ length: 20 }, (_, i) => refund(db, { spendKey: `s${i}-${u.id}`, reason: { code: 'job_refund', source: 'upscale' } })),
+      expireSubscriptionPeriods(db, { userId: u.id, subscription: `t:a-${u.id}`, reason: { code: 'subscription_ended' }, idempotencyKey: `end-a-${u.id}` }),
     ]);
     const b = await books(db, u.id);
     // B's 1000 come back whole whatever the order; nothing of A survives.
@@ -126,7 +126,7 @@ describe.each(TEST_DATABASES)('subscription credit periods on $name', (kind) => 
   it('a subscription grant without its period is refused and changes nothing', async () => {
     const { db } = database;
     const u = await buildUser(db);
-    await expect(grant(db, { userId: u.id, amount: 10, bucket: 'subscription', reason: 'x', idempotencyKey: `n-${u.id}` })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
+    await expect(grant(db, { userId: u.id, amount: 10, bucket: 'subscription', reason: { code: 'plan_period', invoice: 'initial', plan: 'basic' }, idempotencyKey: `n-${u.id}` })).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
     expect((await books(db, u.id)).total).toBe(0);
   });
 });

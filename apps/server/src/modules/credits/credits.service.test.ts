@@ -19,10 +19,10 @@ describe.each(TEST_DATABASES)('credit ledger on $name', (kind) => {
   it('50 concurrent spends against a balance that covers 20: exactly 20 succeed, balance 0, ledger sums to balance', async () => {
     const { db } = database;
     const u = await buildUser(db);
-    await grant(db, { userId: u.id, amount: 100, bucket: 'one_time', reason: 'test', idempotencyKey: `g-${u.id}` });
-    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}`, period: { subscription: `test:sub-${u.id}`, start: new Date(0) } });
+    await grant(db, { userId: u.id, amount: 100, bucket: 'one_time', reason: { code: 'pack_purchase', pack: 'package1' }, idempotencyKey: `g-${u.id}` });
+    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: { code: 'plan_period', invoice: 'initial', plan: 'basic' }, idempotencyKey: `gs-${u.id}`, period: { subscription: `test:sub-${u.id}`, start: new Date(0) } });
     const results = await Promise.allSettled(
-      Array.from({ length: 50 }, (_, i) => spend(db, { userId: u.id, amount: 10, reason: 'upscale', idempotencyKey: `s-${u.id}-${i}` })),
+      Array.from({ length: 50 }, (_, i) => spend(db, { userId: u.id, amount: 10, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `s-${u.id}-${i}` })),
     );
     const ok = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r) => r.status === 'rejected');
@@ -36,9 +36,9 @@ describe.each(TEST_DATABASES)('credit ledger on $name', (kind) => {
   it('spends one-time credits first, then subscription credits', async () => {
     const { db } = database;
     const u = await buildUser(db);
-    await grant(db, { userId: u.id, amount: 30, bucket: 'one_time', reason: 'test', idempotencyKey: `g-${u.id}` });
-    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}`, period: { subscription: `test:sub-${u.id}`, start: new Date(0) } });
-    const r = await spend(db, { userId: u.id, amount: 80, reason: 'upscale', idempotencyKey: `s-${u.id}` });
+    await grant(db, { userId: u.id, amount: 30, bucket: 'one_time', reason: { code: 'pack_purchase', pack: 'package1' }, idempotencyKey: `g-${u.id}` });
+    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: { code: 'plan_period', invoice: 'initial', plan: 'basic' }, idempotencyKey: `gs-${u.id}`, period: { subscription: `test:sub-${u.id}`, start: new Date(0) } });
+    const r = await spend(db, { userId: u.id, amount: 80, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `s-${u.id}` });
     expect(r.taken).toEqual({ oneTime: 30, bonus: 0, subscription: 50 });
     expect(r.balance).toEqual({ oneTime: 0, bonus: 0, subscription: 50, total: 50 });
   });
@@ -46,13 +46,13 @@ describe.each(TEST_DATABASES)('credit ledger on $name', (kind) => {
   it('spends one-time, then bonus, then subscription credits (decision 013); a refund returns each to its bucket', async () => {
     const { db } = database;
     const u = await buildUser(db);
-    await grant(db, { userId: u.id, amount: 20, bucket: 'one_time', reason: 'test', idempotencyKey: `g-${u.id}` });
-    await grant(db, { userId: u.id, amount: 30, bucket: 'bonus', reason: 'test', idempotencyKey: `gb-${u.id}` });
-    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}`, period: { subscription: `test:sub-${u.id}`, start: new Date(0) } });
-    const r = await spend(db, { userId: u.id, amount: 60, reason: 'upscale', idempotencyKey: `s-${u.id}` });
+    await grant(db, { userId: u.id, amount: 20, bucket: 'one_time', reason: { code: 'pack_purchase', pack: 'package1' }, idempotencyKey: `g-${u.id}` });
+    await grant(db, { userId: u.id, amount: 30, bucket: 'bonus', reason: { code: 'affiliate_reward' }, idempotencyKey: `gb-${u.id}` });
+    await grant(db, { userId: u.id, amount: 100, bucket: 'subscription', reason: { code: 'plan_period', invoice: 'initial', plan: 'basic' }, idempotencyKey: `gs-${u.id}`, period: { subscription: `test:sub-${u.id}`, start: new Date(0) } });
+    const r = await spend(db, { userId: u.id, amount: 60, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `s-${u.id}` });
     expect(r.taken).toEqual({ oneTime: 20, bonus: 30, subscription: 10 });
     expect(r.balance).toEqual({ oneTime: 0, bonus: 0, subscription: 90, total: 90 });
-    const back = await refund(db, { spendKey: `s-${u.id}`, reason: 'job failed' });
+    const back = await refund(db, { spendKey: `s-${u.id}`, reason: { code: 'job_refund', source: 'upscale' } });
     expect(back.balance).toEqual({ oneTime: 20, bonus: 30, subscription: 100, total: 150 });
     expect(await ledgerSums(db, u.id)).toEqual(back.balance);
   });
@@ -60,11 +60,11 @@ describe.each(TEST_DATABASES)('credit ledger on $name', (kind) => {
   it('a replayed idempotency key changes nothing', async () => {
     const { db } = database;
     const u = await buildUser(db);
-    await grant(db, { userId: u.id, amount: 100, bucket: 'one_time', reason: 'test', idempotencyKey: `g-${u.id}` });
-    const again = await grant(db, { userId: u.id, amount: 100, bucket: 'one_time', reason: 'test', idempotencyKey: `g-${u.id}` });
+    await grant(db, { userId: u.id, amount: 100, bucket: 'one_time', reason: { code: 'pack_purchase', pack: 'package1' }, idempotencyKey: `g-${u.id}` });
+    const again = await grant(db, { userId: u.id, amount: 100, bucket: 'one_time', reason: { code: 'pack_purchase', pack: 'package1' }, idempotencyKey: `g-${u.id}` });
     expect(again.replayed).toBe(true);
-    const first = await spend(db, { userId: u.id, amount: 40, reason: 'upscale', idempotencyKey: `s-${u.id}` });
-    const replay = await spend(db, { userId: u.id, amount: 40, reason: 'upscale', idempotencyKey: `s-${u.id}` });
+    const first = await spend(db, { userId: u.id, amount: 40, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `s-${u.id}` });
+    const replay = await spend(db, { userId: u.id, amount: 40, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `s-${u.id}` });
     expect(first.replayed).toBe(false);
     expect(replay.replayed).toBe(true);
     expect(replay.taken).toEqual(first.taken);
@@ -76,12 +76,12 @@ describe.each(TEST_DATABASES)('credit ledger on $name', (kind) => {
   it('refunding twice returns credits once, to the buckets they came from', async () => {
     const { db } = database;
     const u = await buildUser(db);
-    await grant(db, { userId: u.id, amount: 50, bucket: 'one_time', reason: 'test', idempotencyKey: `g-${u.id}` });
-    await grant(db, { userId: u.id, amount: 50, bucket: 'subscription', reason: 'test', idempotencyKey: `gs-${u.id}`, period: { subscription: `test:sub-${u.id}`, start: new Date(0) } });
-    await spend(db, { userId: u.id, amount: 80, reason: 'upscale', idempotencyKey: `s-${u.id}` });
+    await grant(db, { userId: u.id, amount: 50, bucket: 'one_time', reason: { code: 'pack_purchase', pack: 'package1' }, idempotencyKey: `g-${u.id}` });
+    await grant(db, { userId: u.id, amount: 50, bucket: 'subscription', reason: { code: 'plan_period', invoice: 'initial', plan: 'basic' }, idempotencyKey: `gs-${u.id}`, period: { subscription: `test:sub-${u.id}`, start: new Date(0) } });
+    await spend(db, { userId: u.id, amount: 80, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `s-${u.id}` });
     const [a, b] = await Promise.all([
-      refund(db, { spendKey: `s-${u.id}`, reason: 'job failed' }),
-      refund(db, { spendKey: `s-${u.id}`, reason: 'job failed' }),
+      refund(db, { spendKey: `s-${u.id}`, reason: { code: 'job_refund', source: 'upscale' } }),
+      refund(db, { spendKey: `s-${u.id}`, reason: { code: 'job_refund', source: 'upscale' } }),
     ]);
     expect([a.replayed, b.replayed].sort()).toEqual([false, true]);
     expect(await getBalance(db, u.id)).toEqual({ oneTime: 50, bonus: 0, subscription: 50, total: 100 });
@@ -91,8 +91,8 @@ describe.each(TEST_DATABASES)('credit ledger on $name', (kind) => {
   it('a spend larger than the balance takes nothing', async () => {
     const { db } = database;
     const u = await buildUser(db);
-    await grant(db, { userId: u.id, amount: 79, bucket: 'one_time', reason: 'test', idempotencyKey: `g-${u.id}` });
-    await expect(spend(db, { userId: u.id, amount: 80, reason: 'upscale', idempotencyKey: `s-${u.id}` })).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
+    await grant(db, { userId: u.id, amount: 79, bucket: 'one_time', reason: { code: 'pack_purchase', pack: 'package1' }, idempotencyKey: `g-${u.id}` });
+    await expect(spend(db, { userId: u.id, amount: 80, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `s-${u.id}` })).rejects.toMatchObject({ code: 'INSUFFICIENT_CREDITS' });
     expect((await getBalance(db, u.id)).total).toBe(79);
     expect(await db.select().from(creditLedger).where(eq(creditLedger.idempotencyKey, `s-${u.id}`))).toHaveLength(0);
   });

@@ -1,9 +1,17 @@
 import { and, asc, desc, eq, inArray, isNull, lt, sql } from 'drizzle-orm';
+import { ledgerReasonColumns, type ExpireReason, type GrantReason, type ReclaimReason, type RefundReason, type SpendReason } from '@dewy/contracts';
 import type { DbOrTx } from '../../db/client';
 import { creditLedger, subscriptionCreditPeriods, users } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import { forgetUser } from '../auth/session-cache';
+
+/*
+ * Every ledger row records why as a code with typed parameters (`reason_code` + `reason_params`, packages/contracts
+ * ledger.ts, decision 036): each operation takes the reasons of its kind (GrantReason, SpendReason, RefundReason,
+ * ExpireReason, ReclaimReason); the rows this module writes on its own are `debt_settlement` (a grant settling a
+ * debt) and `ended_period` (credits that land in an ended subscription period expire at once).
+ */
 
 /** The three credit buckets, in spending order (decision 013): one-time, then bonus, then subscription. */
 export const SPENDING_ORDER = ['one_time', 'bonus', 'subscription'] as const;
@@ -204,11 +212,12 @@ function sharesOf(entries: (typeof creditLedger.$inferSelect)[], sign: 1 | -1): 
  * Writes the `expire` rows for credits that went back into ended periods (see returnToPeriods) under
  * `<key>:expire` and takes them off the balance again. @returns credits expired.
  */
-async function expireReturned(tx: DbOrTx, userId: number, expired: PeriodShare[], base: { reason: string; reference: string | null; key: string }): Promise<number> {
+async function expireReturned(tx: DbOrTx, userId: number, expired: PeriodShare[], base: { reason: RefundReason; reference: string | null; key: string }): Promise<number> {
   const total = expired.reduce((a, p) => a + p.amount, 0);
   if (total <= 0) return 0;
+  const why = ledgerReasonColumns({ code: 'ended_period', of: base.reason });
   await tx.insert(creditLedger).values(
-    expired.map((p) => ({ userId, bucket: 'subscription' as const, delta: -p.amount, kind: 'expire' as const, reason: `${base.reason} (its subscription period has ended)`, reference: base.reference, idempotencyKey: `${base.key}:expire`, periodId: p.periodId })),
+    expired.map((p) => ({ userId, bucket: 'subscription' as const, delta: -p.amount, kind: 'expire' as const, ...why, reference: base.reference, idempotencyKey: `${base.key}:expire`, periodId: p.periodId })),
   );
   await applyDelta(tx, userId, { subscription: -total });
   return total;
@@ -251,7 +260,7 @@ export async function getBalance(db: DbOrTx, userId: number): Promise<CreditBala
  */
 export async function grant(
   db: DbOrTx,
-  p: { userId: number; amount: number; bucket: CreditBucket; reason: string; reference?: string; idempotencyKey: string; period?: CreditPeriodRef },
+  p: { userId: number; amount: number; bucket: CreditBucket; reason: GrantReason; reference?: string; idempotencyKey: string; period?: CreditPeriodRef },
 ): Promise<{ balance: CreditBalance; replayed: boolean; settledDebt: number }> {
   if (!Number.isInteger(p.amount) || p.amount <= 0) throw new AppError('VALIDATION_FAILED', { message: 'grant amount must be a positive integer' });
   if (p.bucket === 'subscription' && !p.period) throw new AppError('VALIDATION_FAILED', { message: 'a subscription grant names its credit period' });
@@ -259,11 +268,11 @@ export async function grant(
     const before = await lockBalance(tx, p.userId);
     if ((await entriesFor(tx, p.idempotencyKey)).length > 0) return { balance: withTotal(before), replayed: true, settledDebt: 0 };
     const period = p.bucket === 'subscription' && p.period ? await periodFor(tx, p.userId, p.period) : null;
-    const base = { userId: p.userId, bucket: p.bucket, reason: p.reason, reference: p.reference ?? null, periodId: period?.id ?? null };
+    const base = { userId: p.userId, bucket: p.bucket, ...ledgerReasonColumns(p.reason), reference: p.reference ?? null, periodId: period?.id ?? null };
     await tx.insert(creditLedger).values({ ...base, delta: p.amount, kind: 'grant', idempotencyKey: p.idempotencyKey });
     const settle = Math.min(before.debt, p.amount);
     if (settle > 0) {
-      await tx.insert(creditLedger).values({ ...base, delta: -settle, kind: 'reclaim', reason: 'debt settlement', idempotencyKey: `${p.idempotencyKey}:settle` });
+      await tx.insert(creditLedger).values({ ...base, ...ledgerReasonColumns({ code: 'debt_settlement' }), delta: -settle, kind: 'reclaim', idempotencyKey: `${p.idempotencyKey}:settle` });
       await tx.update(users).set({ creditDebt: sql`${users.creditDebt} - ${settle}` }).where(eq(users.id, p.userId));
       forgetUser(p.userId);
     }
@@ -271,7 +280,7 @@ export async function grant(
     if (period) {
       await movePeriod(tx, period.id, period.endedAt ? 0 : net, p.amount);
       if (period.endedAt && net > 0) {
-        await tx.insert(creditLedger).values({ ...base, delta: -net, kind: 'expire', reason: `${p.reason} (its subscription period has ended)`, idempotencyKey: `${p.idempotencyKey}:expire` });
+        await tx.insert(creditLedger).values({ ...base, ...ledgerReasonColumns({ code: 'ended_period', of: p.reason }), delta: -net, kind: 'expire', idempotencyKey: `${p.idempotencyKey}:expire` });
         return { balance: withTotal(before), replayed: false, settledDebt: settle };
       }
     }
@@ -290,7 +299,7 @@ export async function grant(
  */
 export async function expireSubscriptionPeriods(
   db: DbOrTx,
-  p: { userId: number; subscription: string; before?: Date; reason: string; reference?: string; idempotencyKey: string },
+  p: { userId: number; subscription: string; before?: Date; reason: ExpireReason; reference?: string; idempotencyKey: string },
 ): Promise<{ expired: number; balance: CreditBalance }> {
   return inTransaction(db, async (tx) => {
     const before = await lockBalance(tx, p.userId);
@@ -303,7 +312,7 @@ export async function expireSubscriptionPeriods(
     const expired = rows.reduce((a, o) => a + o.remaining, 0);
     if (rows.length) {
       await tx.insert(creditLedger).values(
-        rows.map((o) => ({ userId: p.userId, bucket: 'subscription' as const, delta: -o.remaining, kind: 'expire' as const, reason: p.reason, reference: p.reference ?? null, idempotencyKey: p.idempotencyKey, periodId: o.id })),
+        rows.map((o) => ({ userId: p.userId, bucket: 'subscription' as const, delta: -o.remaining, kind: 'expire' as const, ...ledgerReasonColumns(p.reason), reference: p.reference ?? null, idempotencyKey: p.idempotencyKey, periodId: o.id })),
       );
     }
     await tx.update(subscriptionCreditPeriods).set({ remaining: 0, endedAt: new Date() }).where(inArray(subscriptionCreditPeriods.id, open.map((o) => o.id)));
@@ -321,7 +330,7 @@ export async function expireSubscriptionPeriods(
  */
 export async function reclaim(
   db: DbOrTx,
-  p: { userId: number; amount: number; bucket: CreditBucket; reason: string; reference?: string; idempotencyKey: string; subscription?: string },
+  p: { userId: number; amount: number; bucket: CreditBucket; reason: ReclaimReason; reference?: string; idempotencyKey: string; subscription?: string },
 ): Promise<{ taken: BucketAmounts; debtAdded: number; replayed: boolean }> {
   if (!Number.isInteger(p.amount) || p.amount <= 0) throw new AppError('VALIDATION_FAILED', { message: 'reclaim amount must be a positive integer' });
   return inTransaction(db, async (tx) => {
@@ -331,7 +340,7 @@ export async function reclaim(
     const taken = takeInOrder(before, p.amount, order);
     const debt = p.amount - sumOf(taken);
     const periods = await takeFromPeriods(tx, p.userId, taken.subscription, p.subscription);
-    const rows = rowsFor(taken, -1, { userId: p.userId, kind: 'reclaim', reason: p.reason, reference: p.reference ?? null, idempotencyKey: p.idempotencyKey }, periods);
+    const rows = rowsFor(taken, -1, { userId: p.userId, kind: 'reclaim', ...ledgerReasonColumns(p.reason), reference: p.reference ?? null, idempotencyKey: p.idempotencyKey }, periods);
     if (rows.length) await tx.insert(creditLedger).values(rows);
     await applyDelta(tx, p.userId, negate(taken));
     if (debt > 0) {
@@ -353,7 +362,7 @@ export async function reclaim(
  */
 export async function spend(
   db: DbOrTx,
-  p: { userId: number; amount: number; reason: string; reference?: string; idempotencyKey: string },
+  p: { userId: number; amount: number; reason: SpendReason; reference?: string; idempotencyKey: string },
 ): Promise<SpendResult> {
   if (!Number.isInteger(p.amount) || p.amount <= 0) throw new AppError('VALIDATION_FAILED', { message: 'spend amount must be a positive integer' });
   return inTransaction(db, async (tx) => {
@@ -370,7 +379,7 @@ export async function spend(
     if (before.total < p.amount) throw new AppError('INSUFFICIENT_CREDITS');
     const taken = takeInOrder(before, p.amount, SPENDING_ORDER);
     const periods = await takeFromPeriods(tx, p.userId, taken.subscription);
-    await tx.insert(creditLedger).values(rowsFor(taken, -1, { userId: p.userId, kind: 'spend', reason: p.reason, reference: p.reference ?? null, idempotencyKey: p.idempotencyKey }, periods));
+    await tx.insert(creditLedger).values(rowsFor(taken, -1, { userId: p.userId, kind: 'spend', ...ledgerReasonColumns(p.reason), reference: p.reference ?? null, idempotencyKey: p.idempotencyKey }, periods));
     const balance = await applyDelta(tx, p.userId, negate(taken));
     return { taken, balance, replayed: false };
   });
@@ -403,9 +412,9 @@ async function openRefund(tx: DbOrTx, spendKey: string) {
  * the `expire` rows under `refund:<spendKey>:expire` (issue 21 point 5). `returned` reports what was
  * refunded, including the part that expired again at once.
  */
-async function writeRefund(tx: DbOrTx, userId: number, back: BucketAmounts, shares: PeriodShare[], r: { reason: string; reference: string | null; refundKey: string }): Promise<RefundResult> {
+async function writeRefund(tx: DbOrTx, userId: number, back: BucketAmounts, shares: PeriodShare[], r: { reason: RefundReason; reference: string | null; refundKey: string }): Promise<RefundResult> {
   const { returned: periods, expired } = await returnToPeriods(tx, userId, shares);
-  await tx.insert(creditLedger).values(rowsFor(back, 1, { userId, kind: 'refund', reason: r.reason, reference: r.reference, idempotencyKey: r.refundKey }, periods));
+  await tx.insert(creditLedger).values(rowsFor(back, 1, { userId, kind: 'refund', ...ledgerReasonColumns(r.reason), reference: r.reference, idempotencyKey: r.refundKey }, periods));
   let balance = await applyDelta(tx, userId, back);
   if (await expireReturned(tx, userId, expired, { reason: r.reason, reference: r.reference, key: r.refundKey })) balance = await getBalance(tx, userId);
   return { returned: back, balance, replayed: false };
@@ -418,7 +427,7 @@ async function writeRefund(tx: DbOrTx, userId: number, back: BucketAmounts, shar
  * subscription's end) expires again at once, and the ledger shows both rows (decision 029).
  * @throws AppError NOT_FOUND when no spend with that key exists.
  */
-export async function refund(db: DbOrTx, p: { spendKey: string; reason: string }): Promise<RefundResult> {
+export async function refund(db: DbOrTx, p: { spendKey: string; reason: RefundReason }): Promise<RefundResult> {
   return inTransaction(db, async (tx) => {
     const { spent, userId, refundKey, replay } = await openRefund(tx, p.spendKey);
     if (replay) return replay;
@@ -437,7 +446,7 @@ export async function refund(db: DbOrTx, p: { spendKey: string; reason: string }
  * into an ended period expires again at once (decision 029).
  * @throws AppError NOT_FOUND when no spend with that key exists; VALIDATION_FAILED for a bad amount.
  */
-export async function refundPart(db: DbOrTx, p: { spendKey: string; amount: number; reason: string }): Promise<RefundResult> {
+export async function refundPart(db: DbOrTx, p: { spendKey: string; amount: number; reason: RefundReason }): Promise<RefundResult> {
   if (!Number.isInteger(p.amount) || p.amount <= 0) throw new AppError('VALIDATION_FAILED', { message: 'refund amount must be a positive integer' });
   return inTransaction(db, async (tx) => {
     const { spent, userId, refundKey, replay } = await openRefund(tx, p.spendKey);

@@ -272,7 +272,7 @@ describe.each(TEST_DATABASES)('image edit on Seedream (fake ModelArk) on $name',
 
   it('20 parallel runs with credits for 3: exactly 3 charged, at most SEEDREAM_CONCURRENCY vendor calls at once', async () => {
     const { cookie, user } = await signUpAndLogin(t.app);
-    await spend(t.ctx.database.db, { userId: user.id, amount: 300 - 50, reason: 'test', idempotencyKey: `drain:${user.id}` });
+    await spend(t.ctx.database.db, { userId: user.id, amount: 300 - 50, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `drain:${user.id}` });
     const a = await upload(cookie, refA);
     fake.options.delayMs = 300;
     const results = await Promise.all(Array.from({ length: 20 }, () => generate(cookie, { prompt: 'x', images: [a], size: '1280x720' })));

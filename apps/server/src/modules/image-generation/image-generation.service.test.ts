@@ -206,7 +206,7 @@ describe.each(TEST_DATABASES)('image generation on Kling ($name)', (kind) => {
 
   it('20 parallel clicks with credits for 3 generations: exactly 3 are charged', async () => {
     const { cookie, user } = await signUpAndLogin(t.app);
-    await spend(t.ctx.database.db, { userId: user.id, amount: 120, reason: 'test', idempotencyKey: `test-drain-${user.id}` });
+    await spend(t.ctx.database.db, { userId: user.id, amount: 120, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `test-drain-${user.id}` });
     const results = await Promise.all(Array.from({ length: 20 }, () => generate(cookie, { prompt: 'a red bicycle', num_images: '4', aspect_ratio: '1x1' })));
     expect(results.filter((r) => r.statusCode === 202)).toHaveLength(3);
     expect(results.filter((r) => r.statusCode === 400).every((r) => r.json().code === 'INSUFFICIENT_CREDITS')).toBe(true);
@@ -254,7 +254,7 @@ describe.each(TEST_DATABASES)('image generation on Kling ($name)', (kind) => {
   it('Idempotency-Key with a reference file: parallel and later retries answer the first job, charged and stored once; another body is 422', async () => {
     const { cookie, user } = await signUpAndLogin(t.app);
     // 300 credits − 285 leaves exactly one 15-credit run: a retry must not be refused for the credits the first run spent
-    await spend(t.ctx.database.db, { userId: user.id, amount: 285, reason: 'test', idempotencyKey: `test-drain-${user.id}` });
+    await spend(t.ctx.database.db, { userId: user.id, amount: 285, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `test-drain-${user.id}` });
     const ref = { name: 'ref.jpg', type: 'image/jpeg', bytes: await makeJpeg(500, 600) };
     const fields = { prompt: 'a man in a blue suit', num_images: '1', aspect_ratio: '3x4' };
     const send = (f: Record<string, string>, key: string, file = ref) => {

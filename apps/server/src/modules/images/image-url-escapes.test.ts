@@ -4,7 +4,7 @@ import { count } from 'drizzle-orm';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
-import { aiRequests, creditLedger, jobs, uploads } from '../../db/schema';
+import { meteredCalls, creditLedger, jobs, uploads } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { keyFromImageUrl } from './image-urls';
 
@@ -46,8 +46,8 @@ describe.each(TEST_DATABASES)('image URLs with malformed escapes on $name', (kin
     await t?.close();
   });
 
-  const n = async (table: typeof uploads | typeof jobs | typeof creditLedger | typeof aiRequests) => (await t.ctx.database.db.select({ n: count() }).from(table))[0]!.n;
-  const snapshot = async () => ({ uploads: await n(uploads), jobs: await n(jobs), ledger: await n(creditLedger), ai: await n(aiRequests) });
+  const n = async (table: typeof uploads | typeof jobs | typeof creditLedger | typeof meteredCalls) => (await t.ctx.database.db.select({ n: count() }).from(table))[0]!.n;
+  const snapshot = async () => ({ uploads: await n(uploads), jobs: await n(jobs), ledger: await n(creditLedger), ai: await n(meteredCalls) });
 
   /** Every route that takes an image URL: [name, field the error must name, request for a URL]. */
   const ROUTES: [string, string, (url: string) => InjectOptions][] = [

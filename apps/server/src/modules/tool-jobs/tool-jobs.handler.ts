@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { JobErrorCode } from '@dewy/contracts';
+import type { HistorySource, JobErrorCode } from '@dewy/contracts';
 import type { AppServices } from '../../context';
 import { jobs } from '../../db/schema';
 import type { JobHandler } from '../../jobs/queue';
@@ -109,7 +109,7 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
             .returning({ id: jobs.id });
           // A partial result: the credits of what was not delivered go back with the completion, once.
           if (done.length && output.refundCredits && output.refundCredits > 0) {
-            await refundPart(tx, { spendKey: row.spendKey, amount: Math.min(output.refundCredits, row.cost), reason: 'partial result' });
+            await refundPart(tx, { spendKey: row.spendKey, amount: Math.min(output.refundCredits, row.cost), reason: { code: 'job_partial_refund', source: row.source as HistorySource } });
           }
           return done.length > 0;
         });

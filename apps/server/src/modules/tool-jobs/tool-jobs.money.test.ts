@@ -123,7 +123,7 @@ describe.each(TEST_DATABASES)('money invariants of every queued tool on $name', 
 
       const { cookie, user } = await signUpAndLogin(t.app);
       const send = await d.prepare(cookie);
-      await spend(t.ctx.database.db, { userId: user.id, amount: 300 - 3 * cost, reason: 'test', idempotencyKey: `drain:${tool.name}:${user.id}` });
+      await spend(t.ctx.database.db, { userId: user.id, amount: 300 - 3 * cost, reason: { code: 'tool_job', source: 'upscale' }, idempotencyKey: `drain:${tool.name}:${user.id}` });
       const results = await Promise.all(Array.from({ length: 20 }, () => send()));
       const ok = results.filter((r) => r.statusCode === d.ok);
       expect(ok).toHaveLength(3);

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
-import type { JobStatus, ToolJobCreated } from '@dewy/contracts';
+import type { HistorySource, JobStatus, ToolJobCreated } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import type { JobRow } from '../../db/schema';
 import type { DbOrTx } from '../../db/client';
@@ -48,7 +48,7 @@ function idempotentSpendKey(tool: { jobName: string }, userId: number, idempoten
  * matter). A tool whose request carries a file fingerprints the file's bytes (their sha256), not where
  * it was stored, so that a retry of the same request matches.
  */
-function requestFingerprint(value: unknown): string {
+export function requestFingerprint(value: unknown): string {
   return sha256Hex(canonicalJson(value));
 }
 
@@ -147,7 +147,7 @@ export async function createToolJob<S extends z.ZodType, C extends Capability>(
     const stored = tool.input.parse(prepared.input) as Record<string, unknown>;
 
     const made = await inTransaction(db, async (tx) => {
-      const charged = await spend(tx, { userId, amount: prepared.cost, reason: tool.source, idempotencyKey: spendKey });
+      const charged = await spend(tx, { userId, amount: prepared.cost, reason: { code: 'tool_job', source: tool.source }, idempotencyKey: spendKey });
       if (charged.replayed) {
         // A parallel request under the same key made the job: answer it (its files are not ours).
         const prior = (await tx.select().from(jobs).where(eq(jobs.spendKey, spendKey)))[0];
@@ -204,7 +204,7 @@ export async function failAndRefund(db: DbOrTx, jobRowId: number, failure: Store
       .where(and(eq(jobs.id, jobRowId), eq(jobs.status, 'processing')))
       .returning({ spendKey: jobs.spendKey, userId: jobs.userId, jobId: jobs.jobId, source: jobs.source });
     if (!row) return null;
-    await refund(tx, { spendKey: row.spendKey, reason: 'job failed' });
+    await refund(tx, { spendKey: row.spendKey, reason: { code: 'job_refund', source: row.source as HistorySource } });
     return { userId: row.userId, jobId: row.jobId, source: row.source };
   });
 }

@@ -5,7 +5,7 @@ import { and, count, eq, ne, sum } from 'drizzle-orm';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, verifyFromOutbox, type TestApp } from '../../../test/helpers/test-app';
-import { aiRequests, creditLedger, jobs, uploads } from '../../db/schema';
+import { meteredCalls, creditLedger, jobs, uploads } from '../../db/schema';
 
 /**
  * Issue 21 point 7 (decision 032): an account without a verified e-mail reaches no paid vendor and stores
@@ -22,7 +22,7 @@ describe.each(TEST_DATABASES)('verified callers and the stored-upload quota on $
     await t?.close();
   });
 
-  const n = async (table: typeof uploads | typeof jobs | typeof aiRequests | typeof creditLedger, userId: number) =>
+  const n = async (table: typeof uploads | typeof jobs | typeof meteredCalls | typeof creditLedger, userId: number) =>
     (await t.ctx.database.db.select({ n: count() }).from(table).where(eq(table.userId, userId)))[0]!.n;
   const upload = async (cookie: string, bytes: Buffer) => {
     const mp = multipartBody('image', 'p.jpg', 'image/jpeg', bytes);
@@ -57,7 +57,7 @@ describe.each(TEST_DATABASES)('verified callers and the stored-upload quota on $
         expect(res.json().message).toMatch(lang === 'en' ? /verify your e-mail/ : /이메일 인증/);
       }
     }
-    for (const table of [uploads, jobs, aiRequests] as const) expect(await n(table, u.user.id)).toBe(0);
+    for (const table of [uploads, jobs, meteredCalls] as const) expect(await n(table, u.user.id)).toBe(0);
     // Reading what one has stays open to any session.
     expect((await t.app.inject({ url: `/api/image/history/${u.user.id}`, headers: { cookie: u.cookie } })).statusCode).toBe(200);
 

@@ -1,10 +1,11 @@
-import { PACK_IDS, PAID_PLANS, type CreditHistoryEntry, type PackId, type PaidPlan } from '@dewy/contracts';
+import { parseLedgerReason, type CreditHistoryEntry, type LedgerReason, type PackId, type PaidPlan } from '@dewy/contracts';
 
 /**
- * What a credit-history row says (issue 10): each ledger entry's kind and the server's `reason` (see
- * apps/server: auth.service welcome grant, billing.webhooks, tool-jobs.service, affiliate.service,
- * credits.service) mapped to a label the page translates. Reasons the page does not know fall back
- * to a plain label per kind, never to the raw text. Pure, for unit tests.
+ * What a credit-history row says (issue 10): each ledger entry's kind and its reason code with typed
+ * parameters (`reason_code` + `reason_params`, declared in packages/contracts ledger.ts; decision 036) mapped
+ * to a label the page translates from its catalogues (`mypage.ledger.label.*`). Nothing here reads the
+ * English `reason` words. A code or parameter the page does not know (a newer server, a pack that no longer
+ * exists) falls back to a plain label per kind, never to raw text. Pure, for unit tests.
  */
 
 /** The tool a spend paid for, as the page names tools (`tools.<tool>.name`). */
@@ -25,10 +26,7 @@ export type LedgerLabel =
   | { key: 'debtSettlement' }
   | { key: 'otherGrant' | 'otherSpend' | 'otherRefund' | 'otherExpire' | 'otherReclaim' };
 
-const isPack = (v: string | undefined): v is PackId => (PACK_IDS as readonly string[]).includes(v ?? '');
-const isPlan = (v: string | undefined): v is PaidPlan => (PAID_PLANS as readonly string[]).includes(v ?? '');
-
-/** The tool of a history `source` (the spend's reason, or the job the entry points at). */
+/** The tool of a history `source` (the job the entry points at, or the source its reason names). */
 export function toolOfSource(source: string | null | undefined): LedgerTool {
   switch (source) {
     case 'upscale':
@@ -47,43 +45,61 @@ export function toolOfSource(source: string | null | undefined): LedgerTool {
   }
 }
 
-function grantLabel(reason: string): LedgerLabel {
-  if (reason === 'welcome') return { key: 'welcome' };
-  if (reason === 'affiliate reward') return { key: 'affiliateReward' };
-  let m = /^pack (\S+)$/.exec(reason);
-  if (m && isPack(m[1])) return { key: 'pack', pack: m[1] };
-  m = /^upgrade (\S+)\s*(?:→|->)\s*(\S+)$/.exec(reason);
-  if (m && isPlan(m[1]) && isPlan(m[2])) return { key: 'upgrade', from: m[1], to: m[2] };
-  m = /^(initial|renewal|upgrade|other) (\S+)$/.exec(reason);
-  if (m && isPlan(m[2])) return { key: m[1] === 'initial' ? 'planInitial' : m[1] === 'renewal' ? 'planRenewal' : 'planPeriod', plan: m[2] };
-  return { key: 'otherGrant' };
+function grantLabel(r: LedgerReason | null): LedgerLabel {
+  switch (r?.code) {
+    case 'welcome':
+      return { key: 'welcome' };
+    case 'affiliate_reward':
+      return { key: 'affiliateReward' };
+    case 'pack_purchase':
+      return { key: 'pack', pack: r.pack };
+    case 'plan_upgrade':
+      return { key: 'upgrade', from: r.from, to: r.to };
+    case 'plan_period':
+      return { key: r.invoice === 'initial' ? 'planInitial' : r.invoice === 'renewal' ? 'planRenewal' : 'planPeriod', plan: r.plan };
+    default:
+      return { key: 'otherGrant' };
+  }
 }
 
-function reclaimLabel(reason: string): LedgerLabel {
-  if (reason === 'debt settlement') return { key: 'debtSettlement' };
-  if (reason.startsWith('affiliate reward reversed')) return { key: 'affiliateReversed' };
-  let m = /^refund of pack (\S+)$/.exec(reason);
-  if (m && isPack(m[1])) return { key: 'reclaimPack', pack: m[1] };
-  m = /^refund of (\S+) invoice$/.exec(reason);
-  if (m) return { key: 'reclaimSubscription' };
-  return { key: 'otherReclaim' };
+function reclaimLabel(r: LedgerReason | null): LedgerLabel {
+  switch (r?.code) {
+    case 'debt_settlement':
+      return { key: 'debtSettlement' };
+    case 'affiliate_reward_reversed':
+      return { key: 'affiliateReversed' };
+    case 'pack_refunded':
+      return { key: 'reclaimPack', pack: r.pack };
+    case 'invoice_refunded':
+      return { key: 'reclaimSubscription' };
+    default:
+      return { key: 'otherReclaim' };
+  }
+}
+
+/** The job source a reason names (a tool job's spend or refund), if any. */
+function sourceOf(r: LedgerReason | null): string | undefined {
+  return r && (r.code === 'tool_job' || r.code === 'job_refund' || r.code === 'job_partial_refund') ? r.source : undefined;
 }
 
 /** The label of one ledger entry. */
-export function ledgerLabel(entry: Pick<CreditHistoryEntry, 'kind' | 'reason' | 'job'>): LedgerLabel {
-  const reason = entry.reason.trim();
+export function ledgerLabel(entry: Pick<CreditHistoryEntry, 'kind' | 'reason_code' | 'reason_params' | 'job'>): LedgerLabel {
+  const reason = parseLedgerReason(entry.reason_code, entry.reason_params);
+  const source = entry.job?.source ?? sourceOf(reason);
   switch (entry.kind) {
     case 'grant':
       return grantLabel(reason);
     case 'spend': {
-      const tool = toolOfSource(entry.job?.source ?? reason);
+      const tool = toolOfSource(source);
       return tool || entry.job ? { key: 'spend', tool } : { key: 'otherSpend' };
     }
-    case 'refund':
-      return reason === 'job failed' || entry.job ? { key: 'refund', tool: toolOfSource(entry.job?.source) } : { key: 'otherRefund' };
+    case 'refund': {
+      const jobRefund = reason?.code === 'job_refund' || (reason?.code === 'job_partial_refund' && source !== undefined);
+      return jobRefund || entry.job ? { key: 'refund', tool: toolOfSource(source) } : { key: 'otherRefund' };
+    }
     case 'expire':
-      if (reason === 'new subscription period') return { key: 'expirePeriod' };
-      if (reason === 'subscription ended') return { key: 'expireEnded' };
+      if (reason?.code === 'period_expired') return { key: 'expirePeriod' };
+      if (reason?.code === 'subscription_ended') return { key: 'expireEnded' };
       return { key: 'otherExpire' };
     case 'reclaim':
       return reclaimLabel(reason);
