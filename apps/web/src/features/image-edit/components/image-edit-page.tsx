@@ -256,7 +256,7 @@ export function ImageEditPage() {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
         e.preventDefault();
-        void runRef.current();
+        runRef.current();
       }
     };
     window.addEventListener('keydown', onKey);
