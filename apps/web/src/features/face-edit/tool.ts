@@ -1,5 +1,5 @@
 import { FACE_EDIT, faceEditCost, type HistoryImage } from '@dewy/contracts';
-import { FACE_EDIT_POLLING_SCHEDULE, defineClientTool, fetchJobStatus, imageHistory, isAcceptedImageType, uploadImage } from '../../shared/tool-job';
+import { FACE_EDIT_POLLING_SCHEDULE, defineClientTool, fetchJobStatus, imageHistory, isAcceptedImageType } from '../../shared/tool-job';
 import { postFaceEdit } from './api/create-face-edit';
 import { FACE_EDIT_FAILED_KEY, FACE_EDIT_TIMEOUT_KEY, faceEditErrorKey } from './lib/errors';
 import { FACE_EDIT_JPEG_QUALITY, FACE_EDIT_RESIZE_FACTOR, faceEditResizeTarget } from './lib/run-input';
@@ -11,7 +11,7 @@ import { FACE_EDIT_JPEG_QUALITY, FACE_EDIT_RESIZE_FACTOR, faceEditResizeTarget }
  * job too), the contracts' cost rule at the page's resize factor, JPEG/PNG uploads brought to
  * width + height = 3000 (JPEG 0.92).
  */
-export const faceEditTool = defineClientTool<HistoryImage, { width: number; height: number }, { create: typeof postFaceEdit; uploadMask: typeof uploadImage }>({
+export const faceEditTool = defineClientTool<HistoryImage, { width: number; height: number }, { create: typeof postFaceEdit }>({
   name: 'face-edit',
   source: 'face_edit',
   schedule: FACE_EDIT_POLLING_SCHEDULE,
@@ -37,5 +37,5 @@ export const faceEditTool = defineClientTool<HistoryImage, { width: number; heig
     jpegQuality: FACE_EDIT_JPEG_QUALITY,
   },
   download: { failedKey: 'faceEdit.error.download', offlineKey: 'faceEdit.error.downloadOffline' },
-  api: { create: postFaceEdit, uploadMask: uploadImage },
+  api: { create: postFaceEdit },
 });

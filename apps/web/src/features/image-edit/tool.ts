@@ -1,6 +1,6 @@
 import { IMAGE_EDIT, fromSeedreamTaskId, imageEditCost, type SeedreamHistoryItem, type SeedreamStatusResponse } from '@dewy/contracts';
 import { ApiError } from '../../lib/api-client';
-import { IMAGE_EDIT_POLLING_SCHEDULE, defineClientTool, isInsufficientCredits, uploadImage, type ToolJobStatus, type ToolMessage } from '../../shared/tool-job';
+import { IMAGE_EDIT_POLLING_SCHEDULE, defineClientTool, isInsufficientCredits, type ToolJobStatus, type ToolMessage } from '../../shared/tool-job';
 import { fetchSeedreamConfig, fetchSeedreamHistory, fetchSeedreamStatus, postAutoPrompt, postSeedreamGenerate } from './api/seedream';
 import { errorDialogFor, type ErrorDialogContent } from './lib/rules';
 
@@ -44,7 +44,7 @@ export function imageEditStatus(s: SeedreamStatusResponse): ToolJobStatus {
  * and history calls (002 §7), followed by push with the 3 s / 240 s polling as fallback (the stream
  * names the job by its kernel id: `seedream-<id>` without the prefix), history 9 first then 5, searched
  * by prompt, every message in the 002 §8 dialog (title and text), cost 15 per image + 5 for the auto
- * prompt. Its reference tiles and mask upload with `uploadImage` (kind `seedream-ref`).
+ * prompt. Its reference tiles and mask upload through the workspace's `uploadFile` (kind `seedream-ref`).
  */
 export const imageEditTool = defineClientTool<
   SeedreamHistoryItem,
@@ -54,7 +54,6 @@ export const imageEditTool = defineClientTool<
     generate: typeof postSeedreamGenerate;
     history: typeof fetchSeedreamHistory;
     autoPrompt: typeof postAutoPrompt;
-    upload: typeof uploadImage;
   }
 >({
   name: 'image-edit',
@@ -82,5 +81,5 @@ export const imageEditTool = defineClientTool<
   },
   cost: ({ numImages, autoPrompt }) => imageEditCost(numImages) + (autoPrompt ? IMAGE_EDIT.autoPromptCost : 0),
   download: { failedKey: 'imageEdit.error.download' },
-  api: { config: fetchSeedreamConfig, generate: postSeedreamGenerate, history: fetchSeedreamHistory, autoPrompt: postAutoPrompt, upload: uploadImage },
+  api: { config: fetchSeedreamConfig, generate: postSeedreamGenerate, history: fetchSeedreamHistory, autoPrompt: postAutoPrompt },
 });

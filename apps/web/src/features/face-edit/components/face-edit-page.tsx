@@ -79,15 +79,8 @@ export function FaceEditPage() {
     setMask({ ops: saved.ops, color: saved.color, painted: saved.paintedPixels, coverage: saved.coverage, url: null, uploading: painted, tintUrl: tint });
     if (!processing) ws.reset();
     if (!painted) return;
-    try {
-      const res = await faceEditTool.api.uploadMask(saved.blob, maskFileName(image.name), 'face-edit-mask');
-      if (token === maskToken.current) setMask((prev) => (prev ? { ...prev, url: res.imageUrl, uploading: false } : prev));
-    } catch (err) {
-      console.warn('[face-edit] mask upload failed', err);
-      if (token !== maskToken.current) return;
-      setMask((prev) => (prev ? { ...prev, uploading: false } : prev));
-      ws.reportError(err, 'upload');
-    }
+    const url = await ws.uploadFile(saved.blob, maskFileName(image.name), 'face-edit-mask');
+    if (token === maskToken.current) setMask((prev) => (prev ? { ...prev, url, uploading: false } : prev));
   };
 
   const cost = image ? faceEditTool.cost({ width: image.width, height: image.height }) : null;

@@ -117,15 +117,9 @@ export function ImageEditPage() {
       next[index] = { name: file.name, previewUrl, width: img.naturalWidth, height: img.naturalHeight, url: null, uploading: true };
       return next;
     });
-    try {
-      const res = await imageEditTool.api.upload(file, file.name, 'seedream-ref');
-      setTiles((prev) => prev.map((x, i) => (i === index && x?.previewUrl === previewUrl ? { ...x, url: res.imageUrl, uploading: false } : x)));
-    } catch (err) {
-      console.warn('[image-edit] upload failed', err);
-      setTiles((prev) => prev.map((x, i) => (i === index && x?.previewUrl === previewUrl ? null : x)));
-      release(previewUrl);
-      ws.reportError(err, 'upload');
-    }
+    const url = await ws.uploadFile(file, file.name, 'seedream-ref');
+    setTiles((prev) => prev.map((x, i) => (i === index && x?.previewUrl === previewUrl ? (url ? { ...x, url, uploading: false } : null) : x)));
+    if (!url) release(previewUrl);
   };
   const onFiles = (index: number, files: File[]) => {
     const occupied = tilesRef.current.map((x) => x !== null);
@@ -157,14 +151,8 @@ export function ImageEditPage() {
       return { ops: saved.ops, color: saved.color, painted: saved.paintedPixels, tintUrl: tint, url: null, uploading: saved.paintedPixels > 0 };
     });
     if (saved.paintedPixels === 0) return;
-    try {
-      const res = await imageEditTool.api.upload(saved.blob, `${first.name.replace(/\.[^.]+$/, '')}-mask.png`, 'seedream-ref');
-      setMask((m) => (m && m.tintUrl === tint ? { ...m, url: res.imageUrl, uploading: false } : m));
-    } catch (err) {
-      console.warn('[image-edit] mask upload failed', err);
-      setMask((m) => (m && m.tintUrl === tint ? { ...m, uploading: false } : m));
-      ws.reportError(err, 'upload');
-    }
+    const url = await ws.uploadFile(saved.blob, `${first.name.replace(/\.[^.]+$/, '')}-mask.png`, 'seedream-ref');
+    setMask((m) => (m && m.tintUrl === tint ? { ...m, url, uploading: false } : m));
   };
 
   const effective = scaledSize(settings.width, settings.height, settings.scale);

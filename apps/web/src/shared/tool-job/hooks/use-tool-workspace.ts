@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../lib/session';
 import { notify } from '../../../lib/toast';
+import { uploadImage, type UploadKind } from '../api/upload-image';
 import { takeHandoff } from '../lib/handoff';
 import type { JobEventsConnection, JobProgress } from '../lib/job-events';
 import { userPendingJobStore } from '../lib/pending-job';
@@ -110,6 +111,20 @@ export function useToolWorkspace<Item, CostInput, Api>(definition: ClientToolDef
   const balance = user?.credits ?? DEFAULT_CREDITS_DISPLAY;
   const actions = useMemo(
     () => ({
+      /**
+       * Upload one more file of the tool (a mask, a reference tile) by the presigned flow; a failure is
+       * reported through the tool's catalogue (step 'upload').
+       * @returns the stored image's URL, or null when the upload failed
+       */
+      uploadFile: async (blob: Blob, name: string, kind: UploadKind): Promise<string | null> => {
+        try {
+          return (await uploadImage(blob, name, kind)).imageUrl;
+        } catch (err) {
+          console.warn(`[${definition.name}] upload failed`, err);
+          workspace.reportError(err, 'upload');
+          return null;
+        }
+      },
       /** Run the tool (ToolWorkspace.start). */
       start: workspace.start.bind(workspace),
       /** Back to idle (the stage's "try again"). */
@@ -126,7 +141,7 @@ export function useToolWorkspace<Item, CostInput, Api>(definition: ClientToolDef
       loadMore: () => void workspace.loadMore(),
       search: workspace.search.bind(workspace),
     }),
-    [workspace],
+    [workspace, definition.name],
   );
 
   return {
