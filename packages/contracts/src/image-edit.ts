@@ -181,3 +181,20 @@ export const SeedreamConfigResponseSchema = z.object({
   autoPromptCost: z.number().int(),
 });
 export type SeedreamConfigResponse = z.infer<typeof SeedreamConfigResponseSchema>;
+
+/**
+ * The task id the page knows an image-edit job by (002 §3 `seedream_task_id`; the 524 fallback looks
+ * for it in the history, 002 §4) is the kernel's job id with this prefix; the job event stream names
+ * the bare job id.
+ */
+export const SEEDREAM_TASK_PREFIX = 'seedream-';
+
+/** `seedream-<jobId>` of a kernel job id. */
+export function toSeedreamTaskId(jobId: string): string {
+  return `${SEEDREAM_TASK_PREFIX}${jobId}`;
+}
+
+/** The kernel job id of a `seedream-<jobId>` task id (an id without the prefix is returned as it is). */
+export function fromSeedreamTaskId(taskId: string): string {
+  return taskId.startsWith(SEEDREAM_TASK_PREFIX) ? taskId.slice(SEEDREAM_TASK_PREFIX.length) : taskId;
+}

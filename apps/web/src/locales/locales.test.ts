@@ -48,6 +48,14 @@ describe('locale catalogues', () => {
     expect(lookup(ko as Tree, 'session.expired')).toBe('로그인이 만료되었습니다. 다시 로그인해주세요.');
     expect(lookup(ko as Tree, 'auth.login.failed')).toBe('로그인에 실패했습니다.');
     expect(lookup(ko as Tree, 'faceEdit.error.fileType')).toBe('JPG/PNG 이미지를 업로드해주세요.');
+    // 001 §8: the one insufficient-credits message of every tool, declared once.
+    expect(lookup(ko as Tree, 'toolJob.error.insufficientCredits')).toBe('크레딧이 부족합니다. 크레딧을 충전해주세요.');
+  });
+
+  it('words the insufficient credits once, for every tool', () => {
+    const all = [...leafKeys(ko as Tree).map((k) => ['ko', k] as const), ...leafKeys(en as Tree).map((k) => ['en', k] as const)];
+    const credits = all.filter(([lang, k]) => /insufficientCredits$/.test(k) || /크레딧이 부족|not enough credits|insufficient credits/i.test(String(lookup((lang === 'ko' ? ko : en) as Tree, k))));
+    expect(credits.map(([lang, k]) => `${lang} ${k}`)).toEqual(['ko toolJob.error.insufficientCredits', 'en toolJob.error.insufficientCredits']);
   });
 
   it('keeps the spec wording of the face-edit messages (001 §5/§8)', () => {
@@ -55,7 +63,8 @@ describe('locale catalogues', () => {
       'faceEdit.error.noImage': 'please upload an image',
       'faceEdit.error.maskRequired': 'Please specify and save the mask first',
       'faceEdit.error.maskEmpty': 'Paint the area to change!',
-      'faceEdit.error.insufficientCredits': 'Insufficient credits',
+      // Every tool's one insufficient-credits message (001 §5's English wording).
+      'toolJob.error.insufficientCredits': 'Insufficient credits',
       'faceEdit.error.aiFailed': 'AI processing failed. Please try again.',
       'faceEdit.error.timeout': 'Processing time exceeded. Please try again.',
       'faceEdit.error.processingFailed': 'Processing failed. Check the image and mask and try again.',

@@ -1,4 +1,4 @@
-import { SUBSCRIPTION_PLANS, type PackId, type PaidPlan } from '@dewy/contracts';
+import { SUBSCRIPTION_PLANS, type PackId, type PaidPlan, type SubscriptionStatus } from '@dewy/contracts';
 
 /**
  * The payments interface, shaped by what Dewy does with money (GUIDE §3a): start a hosted checkout for
@@ -14,16 +14,12 @@ import { SUBSCRIPTION_PLANS, type PackId, type PaidPlan } from '@dewy/contracts'
 
 export type ProviderName = 'sandbox' | 'lemonsqueezy' | 'stripe';
 
-/** Normalised subscription statuses. `expired` = the subscription has ended (Stripe `canceled`, LS `expired`). */
-export type ProviderSubscriptionStatus =
-  | 'active'
-  | 'past_due'
-  | 'paused'
-  | 'trialing'
-  | 'incomplete'
-  | 'incomplete_expired'
-  | 'unpaid'
-  | 'expired';
+/**
+ * Normalised subscription statuses: the contracts' SUBSCRIPTION_STATUSES (declared once there) but
+ * `cancelled`, which a provider says with `cancelAtPeriodEnd`. `expired` = the subscription has ended
+ * (Stripe `canceled`, LS `expired`).
+ */
+export type ProviderSubscriptionStatus = Exclude<SubscriptionStatus, 'cancelled'>;
 
 /** A subscription as the provider holds it now. */
 export interface ProviderSubscription {

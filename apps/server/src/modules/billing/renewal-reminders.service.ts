@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import { RENEWAL_REMINDER_DAYS, SUBSCRIPTION_PLANS, type Locale, type PaidPlan } from '@dewy/contracts';
+import { RENEWAL_REMINDER_DAYS, SUBSCRIPTION_PLANS, type Locale, type PaidPlan, type SubscriptionStatus } from '@dewy/contracts';
 import type { AppServices } from '../../context';
 import { renewalReminders, subscriptions, users } from '../../db/schema';
 import { mailDate, renewalReminderMail } from '../../providers/mail/templates';
@@ -17,7 +17,7 @@ const DAY_MS = 86_400_000;
 /** A claim left without `sent_at` this long belongs to a worker that died mid-send: it may be claimed again. */
 const STALE_CLAIM_MS = 3600_000;
 /** Subscription statuses that renew at `current_period_end` (a trial's end is its first charge). */
-const RENEWING_STATUSES = ['active', 'trialing'];
+const RENEWING_STATUSES: SubscriptionStatus[] = ['active', 'trialing'];
 
 /**
  * The reminder that is due for a renewal `msLeft` ms away: the smallest threshold (in days) that

@@ -3,7 +3,6 @@ import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from '../../../components/ui/icons';
 import { RangeSlider } from '../../../components/ui/range-slider';
-import { useLocale } from '../../../lib/use-locale';
 import { RunButton } from '../../../shared/tool-job';
 
 /** Gender (001 §2): female only; male is shown disabled as coming soon. */
@@ -100,7 +99,6 @@ export interface RunBarProps {
 /** Run button with its cost and the balance (001 §2/§5); sticky at the bottom on narrow screens. */
 export function RunBar({ cost, balance, disabled, processing, insufficient, onRun }: RunBarProps) {
   const { t } = useTranslation();
-  const { lp } = useLocale();
   return (
     <div className="face-edit-sticky-bar" data-testid="face-edit-run-bar">
       <div className="generate-info">
@@ -116,9 +114,7 @@ export function RunBar({ cost, balance, disabled, processing, insufficient, onRu
         disabled={disabled}
         processing={processing}
         onRun={onRun}
-        insufficientText={insufficient ? t('faceEdit.error.insufficientCredits') : null}
-        pricingHref={lp('/pricing')}
-        pricingLabel={t('nav.pricing')}
+        insufficient={insufficient}
         testIdPrefix="face-edit"
         buttonTestId="face-edit-run"
       />

@@ -1,13 +1,17 @@
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
 import { Icon } from '../../../components/ui/icons';
+import type { ToolMessage } from '../../../shared/tool-job';
 
-/** The face-edit error dialog (001 §2/§5/§8): one message by its i18n key, closed with OK. */
-export function ErrorDialog({ messageKey, onClose }: { messageKey: string | null; onClose: () => void }) {
+/**
+ * The face-edit error dialog (001 §2/§5/§8): the workspace's message (faceEditTool's catalogue), closed
+ * with OK. `text` renders a message in the page's language.
+ */
+export function ErrorDialog({ message, text, onClose }: { message: ToolMessage | null; text: (message: ToolMessage) => string | null; onClose: () => void }) {
   const { t } = useTranslation();
   return (
     <Dialog
-      open={messageKey !== null}
+      open={message !== null}
       onOpenChange={(open) => {
         if (!open) onClose();
       }}
@@ -20,9 +24,9 @@ export function ErrorDialog({ messageKey, onClose }: { messageKey: string | null
         </button>
       }
     >
-      <p className="face-edit-error-message" data-testid="face-edit-error-message" data-key={messageKey ?? ''}>
+      <p className="face-edit-error-message" data-testid="face-edit-error-message" data-key={message && 'key' in message ? message.key : ''}>
         <Icon name="warning" size={22} className="face-edit-error-icon" />
-        <span>{messageKey ? t(messageKey) : ''}</span>
+        <span>{message ? text(message) : ''}</span>
       </p>
     </Dialog>
   );

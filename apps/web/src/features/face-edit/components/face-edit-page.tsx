@@ -1,48 +1,15 @@
-import { DEFAULT_CREDITS_DISPLAY, FACE_EDIT, HISTORY_CLICK_DEBOUNCE_MS, type HistoryImage } from '@dewy/contracts';
-import { useQueryClient } from '@tanstack/react-query';
+import { FACE_EDIT } from '@dewy/contracts';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSession } from '../../../lib/session';
-import { notify } from '../../../lib/toast';
 import { MaskEditor, type MaskColor, type MaskOp, type SavedMask } from '../../../shared/mask-editor';
-import {
-  FACE_EDIT_POLLING_SCHEDULE,
-  FullscreenCompare,
-  HistoryList,
-  ResultStage,
-  UploadArea,
-  isAcceptedImageType,
-  toolHistoryKey,
-  uploadImage,
-  useImageDownload,
-  useImageUpload,
-  usePagedToolHistory,
-  useToolJob,
-  type HistoryPaging,
-  type ImageUploadConfig,
-  type JobOutcome,
-} from '../../../shared/tool-job';
-import { postFaceEdit } from '../api/create-face-edit';
-import { FACE_EDIT_FAILED_KEY, FACE_EDIT_TIMEOUT_KEY, faceEditErrorKey } from '../lib/errors';
+import { ShareLinkButton } from '../../../shared/affiliate';
+import { FullscreenCompare, HistoryList, ResultStage, UploadArea, useToolWorkspace } from '../../../shared/tool-job';
 import { runBlocker } from '../lib/run-check';
-import { FACE_EDIT_JPEG_QUALITY, buildFaceEditInput, faceEditResizeTarget, faceEditRunCost, faceEditSeed } from '../lib/run-input';
+import { buildFaceEditInput, faceEditSeed } from '../lib/run-input';
+import { faceEditTool } from '../tool';
 import { GenderChoice, MaskPanel, RunBar, StrengthSlider } from './face-edit-controls';
 import { ErrorDialog, IdleStage } from './face-edit-dialogs';
 import './face-edit.css';
-import { ShareLinkButton } from '../../../shared/affiliate';
-
-
-/** Face-edit uploads (001 §5): image/jpeg and image/png only; downscaled to width + height = 3000, JPEG 0.92. */
-const UPLOAD_CONFIG: ImageUploadConfig = {
-  kind: 'face-edit-original',
-  accepts: (file) => isAcceptedImageType(file.type),
-  fileTypeKey: 'faceEdit.error.fileType',
-  resizeTarget: faceEditResizeTarget,
-  jpegQuality: FACE_EDIT_JPEG_QUALITY,
-};
-
-/** History page sizes (001 §7): 10 first, 15 on reload, 10 more per "load more". */
-const HISTORY_PAGING: HistoryPaging = { first: FACE_EDIT.historyPage.first, reload: FACE_EDIT.historyPage.reload, more: FACE_EDIT.historyPage.first };
 
 /** The saved mask: what painted it, its stored upload, and a tinted copy to show over the photo. */
 interface MaskState {
@@ -60,20 +27,17 @@ interface MaskState {
 /** `photo.jpg` → `photo-mask.png`. */
 const maskFileName = (name: string) => `${name.replace(/\.[^.]+$/, '') || 'image'}-mask.png`;
 
-/** The face-edit workspace (/face-edit, /en/face-edit), spec 001 §2–§9. */
+/**
+ * The face-edit workspace (/face-edit, /en/face-edit), spec 001 §2–§9: its options (strength, the mask)
+ * and its layout; upload, the job, the history and the error dialog's messages are the shared
+ * workspace's (faceEditTool).
+ */
 export function FaceEditPage() {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const { user, forceSync } = useSession();
-  const userId = user?.id;
-
   const [strength, setStrength] = useState<number>(FACE_EDIT.strength.default);
   const [mask, setMask] = useState<MaskState | null>(null);
   const [editorOpen, setEditorOpen] = useState(false);
-  const [submitting, setSubmitting] = useState(false);
-  const [selectedId, setSelectedId] = useState<number | null>(null);
   const [fullscreen, setFullscreen] = useState(false);
-  const [errorKey, setErrorKey] = useState<string | null>(null);
   const maskToken = useRef(0);
   const tintUrl = useRef<string | null>(null);
 
@@ -84,28 +48,6 @@ export function FaceEditPage() {
   }, []);
   useEffect(() => () => replaceTint(null), [replaceTint]);
 
-  const refreshAfterJob = useCallback(() => {
-    void queryClient.invalidateQueries({ queryKey: toolHistoryKey('face_edit', userId) });
-    void forceSync();
-  }, [queryClient, userId, forceSync]);
-
-  const onSettled = useCallback(
-    (outcome: JobOutcome) => {
-      refreshAfterJob();
-      if (outcome.status === 'failed') setErrorKey(outcome.reason === 'timeout' ? FACE_EDIT_TIMEOUT_KEY : FACE_EDIT_FAILED_KEY);
-    },
-    [refreshAfterJob],
-  );
-  const job = useToolJob({
-    source: 'face_edit',
-    statusSource: 'face_edit',
-    schedule: FACE_EDIT_POLLING_SCHEDULE,
-    onSettled,
-    failedKey: FACE_EDIT_FAILED_KEY,
-    timeoutKey: FACE_EDIT_TIMEOUT_KEY,
-  });
-  const { reset: resetJob, track, show, fail } = job;
-
   /** A new photo: the old mask does not fit it. */
   const dropMask = useCallback(() => {
     maskToken.current += 1;
@@ -113,22 +55,17 @@ export function FaceEditPage() {
     setMask(null);
   }, [replaceTint]);
 
-  const onUploaded = useCallback(() => {
-    resetJob();
-    setSelectedId(null);
-    dropMask();
-  }, [resetJob, dropMask]);
-  const upload = useImageUpload(UPLOAD_CONFIG, onUploaded);
+  const ws = useToolWorkspace(faceEditTool, { onUploaded: dropMask });
+  const { upload, job, say } = ws;
   const image = upload.image;
-  const processing = job.state.status === 'processing';
-  const { downloading, download } = useImageDownload({ failedKey: 'faceEdit.error.download', offlineKey: 'faceEdit.error.downloadOffline' });
+  const processing = job.status === 'processing';
 
   // Offline use gives an alert (001 §2).
   useEffect(() => {
-    const onOffline = () => setErrorKey('faceEdit.error.offline');
+    const onOffline = () => say({ key: 'faceEdit.error.offline' });
     window.addEventListener('offline', onOffline);
     return () => window.removeEventListener('offline', onOffline);
-  }, []);
+  }, [say]);
 
   /** Save from the mask editor: keep it, show it over the photo, upload the PNG (an empty mask is kept, not sent). */
   const saveMask = async (saved: SavedMask) => {
@@ -140,111 +77,36 @@ export function FaceEditPage() {
     replaceTint(tint);
     const painted = saved.paintedPixels > 0;
     setMask({ ops: saved.ops, color: saved.color, painted: saved.paintedPixels, coverage: saved.coverage, url: null, uploading: painted, tintUrl: tint });
-    if (!processing) resetJob();
+    if (!processing) ws.reset();
     if (!painted) return;
-    try {
-      const res = await uploadImage(saved.blob, maskFileName(image.name), 'face-edit-mask');
-      if (token === maskToken.current) setMask((prev) => (prev ? { ...prev, url: res.imageUrl, uploading: false } : prev));
-    } catch (err) {
-      console.warn('[face-edit] mask upload failed', err);
-      if (token !== maskToken.current) return;
-      setMask((prev) => (prev ? { ...prev, uploading: false } : prev));
-      const key = faceEditErrorKey(err, navigator.onLine);
-      if (key) setErrorKey(key);
-    }
+    const url = await ws.uploadFile(saved.blob, maskFileName(image.name), 'face-edit-mask');
+    if (token === maskToken.current) setMask((prev) => (prev ? { ...prev, url, uploading: false } : prev));
   };
 
-  /** Show a history item: its result, its running job (polling resumes) or its failure. */
-  const openHistoryItem = useCallback(
-    (item: HistoryImage) => {
-      const jobId = item.runpod_job_id;
-      setSelectedId(item.id);
-      if (item.status === 'completed' && item.image_url) show(item.image_url, item.original_image_url, jobId);
-      else if (item.status === 'processing' && jobId) track(jobId, item.original_image_url);
-      else fail(FACE_EDIT_FAILED_KEY, jobId);
-    },
-    [show, track, fail],
-  );
+  const cost = image ? faceEditTool.cost({ width: image.width, height: image.height }) : null;
+  const insufficient = cost !== null && ws.balance < cost;
+  const disabled = !image || upload.uploading || ws.busy || insufficient || (mask?.uploading ?? false);
 
-  // History: load failure toast. Once, on load: resume a processing job (001 §4), else show the newest
-  // result unless a photo was already picked in this visit.
-  const history = usePagedToolHistory('face_edit', userId, HISTORY_PAGING);
-  const items = history.data?.images ?? [];
-  useEffect(() => {
-    if (history.isError) notify.error(t('toolJob.error.historyLoad'));
-  }, [history.isError, t]);
-  const jobStatus = job.state.status;
-  const photoPicked = image !== null || upload.uploading;
-  const opened = useRef(false);
-  useEffect(() => {
-    if (opened.current || !history.data) return;
-    opened.current = true;
-    const list = history.data.images;
-    const pending = list.find((i) => i.status === 'processing' && i.runpod_job_id);
-    if (pending?.runpod_job_id) {
-      if (jobStatus === 'idle') openHistoryItem(pending);
-      return;
-    }
-    const last = list.find((i) => i.status === 'completed' && i.image_url);
-    if (last && !photoPicked && jobStatus === 'idle') openHistoryItem(last);
-  }, [history.data, photoPicked, jobStatus, openHistoryItem]);
-
-  // History clicks are debounced 300 ms (001 §9); a running job keeps the stage.
-  const clickTimer = useRef<number | undefined>(undefined);
-  useEffect(() => () => window.clearTimeout(clickTimer.current), []);
-  const selectHistory = useCallback(
-    (item: HistoryImage) => {
-      window.clearTimeout(clickTimer.current);
-      clickTimer.current = window.setTimeout(() => {
-        if (processing) {
-          notify.info(t('toolJob.history.busy'));
-          return;
-        }
-        openHistoryItem(item);
-      }, HISTORY_CLICK_DEBOUNCE_MS);
-    },
-    [processing, openHistoryItem, t],
-  );
-  const loadMore = () => {
-    history.loadMore().catch((err: unknown) => {
-      console.warn('[face-edit] history page failed', err);
-      notify.error(t('toolJob.error.historyLoad'));
-    });
-  };
-
-  const balance = user?.credits ?? DEFAULT_CREDITS_DISPLAY;
-  const cost = image ? faceEditRunCost(image.width, image.height) : null;
-  const insufficient = cost !== null && balance < cost;
-  const disabled = !image || upload.uploading || submitting || processing || insufficient || (mask?.uploading ?? false);
-
-  const run = async () => {
+  const run = () => {
     const blocker = runBlocker({
       hasImage: image !== null,
       online: navigator.onLine,
       mask: mask ? { uploaded: mask.url !== null, painted: mask.painted } : null,
-      balance,
+      balance: ws.balance,
       cost,
     });
-    if (blocker || !image || !mask?.url) {
-      setErrorKey(blocker ?? 'faceEdit.error.maskRequired');
+    const maskUrl = mask?.url;
+    if (blocker || !image || !maskUrl) {
+      say({ key: blocker ?? 'faceEdit.error.maskRequired' });
       return;
     }
-    setSubmitting(true);
-    try {
-      const res = await postFaceEdit(buildFaceEditInput(image.imageUrl, mask.url, strength, faceEditSeed()));
-      track(res.jobId, image.previewUrl);
-      setSelectedId(res.imageId);
-      refreshAfterJob();
-    } catch (err) {
-      console.warn('[face-edit] run failed', err);
-      const key = faceEditErrorKey(err, navigator.onLine);
-      if (key) setErrorKey(key);
-    } finally {
-      setSubmitting(false);
-    }
+    void ws.start(async () => {
+      const res = await faceEditTool.api.create(buildFaceEditInput(image.imageUrl, maskUrl, strength, faceEditSeed()));
+      return { jobId: res.jobId, originalUrl: image.previewUrl, selectKey: res.imageId };
+    });
   };
 
-  const completed = job.state.status === 'completed' ? job.state : null;
+  const completed = job.status === 'completed' ? job : null;
   const preview = upload.pendingPreview ?? image?.previewUrl ?? null;
 
   return (
@@ -261,9 +123,9 @@ export function FaceEditPage() {
         <div className="face-edit-stage-col">
           <ResultStage
             testIdPrefix="face-edit"
-            job={job.state}
-            progress={job.progress}
-            connection={job.connection}
+            job={job}
+            progress={ws.progress}
+            connection={ws.connection}
             preview={preview}
             idle={<IdleStage />}
             previewOverlay={
@@ -272,11 +134,11 @@ export function FaceEditPage() {
               ) : null
             }
             copy={{ afterAlt: t('faceEdit.result.afterAlt'), processingTitle: t('faceEdit.result.processingTitle'), processingWait: t('faceEdit.result.processingWait') }}
-            downloading={downloading}
-            onRetry={job.reset}
+            downloading={ws.downloading}
+            onRetry={ws.reset}
             onFullscreen={() => setFullscreen(true)}
             onDownload={() => {
-              if (completed) void download(completed.resultUrl);
+              if (completed) void ws.download(completed.resultUrl);
             }}
           />
         </div>
@@ -298,20 +160,20 @@ export function FaceEditPage() {
             canEdit={image !== null && !upload.uploading}
             onOpen={() => setEditorOpen(true)}
           />
-          <RunBar cost={cost} balance={balance} disabled={disabled} processing={processing || submitting} insufficient={insufficient} onRun={() => void run()} />
+          <RunBar cost={cost} balance={ws.balance} disabled={disabled} processing={ws.busy} insufficient={insufficient} onRun={run} />
         </aside>
       </div>
 
       <HistoryList
         testIdPrefix="face-edit"
         emptyText={t('faceEdit.history.empty')}
-        items={items}
-        loading={history.isPending && userId !== undefined}
-        selectedId={selectedId}
-        onSelect={selectHistory}
-        hasMore={history.hasMore}
-        loadingMore={history.loadingMore}
-        onLoadMore={loadMore}
+        items={ws.state.history.items}
+        loading={ws.state.history.loading}
+        selectedId={ws.state.selectedKey}
+        onSelect={ws.selectHistory}
+        hasMore={ws.state.history.hasMore}
+        loadingMore={ws.state.history.loadingMore}
+        onLoadMore={ws.loadMore}
       />
 
       {image ? (
@@ -327,7 +189,7 @@ export function FaceEditPage() {
           downloadName={maskFileName(image.name)}
         />
       ) : null}
-      <ErrorDialog messageKey={errorKey} onClose={() => setErrorKey(null)} />
+      <ErrorDialog message={ws.state.message} text={ws.text} onClose={ws.dismissMessage} />
       {completed ? (
         <FullscreenCompare
           testIdPrefix="face-edit"

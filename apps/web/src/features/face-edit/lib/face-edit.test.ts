@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../../lib/api-client';
 import { FACE_EDIT_FAILED_KEY, FACE_EDIT_TIMEOUT_KEY, faceEditErrorKey } from './errors';
 import { runBlocker } from './run-check';
-import { FACE_EDIT_JPEG_QUALITY, buildFaceEditInput, easyValue, faceEditResizeTarget, faceEditRunCost, faceEditSeed } from './run-input';
+import { INSUFFICIENT_CREDITS_KEY } from '../../../shared/tool-job/lib/tool-messages';
+import { faceEditTool } from '../tool';
+import { FACE_EDIT_JPEG_QUALITY, buildFaceEditInput, easyValue, faceEditResizeTarget, faceEditSeed } from './run-input';
+
+/** The cost the page shows for an uploaded photo's size: the tool definition's rule (the contracts' one). */
+const faceEditRunCost = (width: number, height: number) => faceEditTool.cost({ width, height });
 
 const api = (status: number, code?: string, message = 'x') => new ApiError(status, code, message, undefined, null);
 
@@ -40,14 +45,14 @@ describe('face-edit run checks (001 §5)', () => {
     expect(runBlocker({ ...ok, mask: null })).toBe('faceEdit.error.maskRequired');
     expect(runBlocker({ ...ok, mask: { uploaded: false, painted: 500 } })).toBe('faceEdit.error.maskRequired');
     expect(runBlocker({ ...ok, mask: { uploaded: false, painted: 0 } })).toBe('faceEdit.error.maskEmpty');
-    expect(runBlocker({ ...ok, balance: 84 })).toBe('faceEdit.error.insufficientCredits');
+    expect(runBlocker({ ...ok, balance: 84 })).toBe(INSUFFICIENT_CREDITS_KEY);
   });
 });
 
 describe('face-edit error messages (001 §8)', () => {
   it('maps server codes, the network and the FAILED/TIMEOUT texts', () => {
     expect(faceEditErrorKey(api(401, 'SESSION_EXPIRED'), true)).toBeNull();
-    expect(faceEditErrorKey(api(400, 'INSUFFICIENT_CREDITS'), true)).toBe('faceEdit.error.insufficientCredits');
+    expect(faceEditErrorKey(api(400, 'INSUFFICIENT_CREDITS'), true)).toBe(INSUFFICIENT_CREDITS_KEY);
     expect(faceEditErrorKey(api(400, 'MASK_REQUIRED'), true)).toBe('faceEdit.error.maskRequired');
     expect(faceEditErrorKey(api(400, 'MASK_EMPTY'), true)).toBe('faceEdit.error.maskEmpty');
     expect(faceEditErrorKey(api(400, 'NSFW_CONTENT_DETECTED'), true)).toBe('toolJob.error.nsfw');

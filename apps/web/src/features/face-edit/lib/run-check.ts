@@ -1,3 +1,5 @@
+import { INSUFFICIENT_CREDITS_KEY } from '../../../shared/tool-job/lib/tool-messages';
+
 /** What the page knows about the saved mask when Run is pressed. */
 export interface MaskSnapshot {
   /** The mask PNG is stored (its upload finished); false while it uploads or after a failed upload. */
@@ -26,6 +28,6 @@ export function runBlocker({ hasImage, online, mask, balance, cost }: RunCheckIn
   if (!mask) return 'faceEdit.error.maskRequired';
   if (mask.painted === 0) return 'faceEdit.error.maskEmpty';
   if (!mask.uploaded) return 'faceEdit.error.maskRequired';
-  if (cost !== null && balance < cost) return 'faceEdit.error.insufficientCredits';
+  if (cost !== null && balance < cost) return INSUFFICIENT_CREDITS_KEY;
   return null;
 }

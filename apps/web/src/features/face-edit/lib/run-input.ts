@@ -1,4 +1,4 @@
-import { FACE_EDIT, faceEditBaseSize, faceEditCost, type FaceEditInput } from '@dewy/contracts';
+import { FACE_EDIT, faceEditBaseSize, type FaceEditInput } from '@dewy/contracts';
 
 /** JPEG quality of a face-edit upload the page downscaled (001 §5). */
 export const FACE_EDIT_JPEG_QUALITY = 0.92;
@@ -13,11 +13,6 @@ export const FACE_EDIT_RESIZE_FACTOR = FACE_EDIT.resizeFactor.default;
 export function faceEditResizeTarget(width: number, height: number): { width: number; height: number } | null {
   const base = faceEditBaseSize(width, height);
   return base.width === width && base.height === height ? null : base;
-}
-
-/** The credits a run costs for the uploaded photo's size (001 §9), at the page's resize factor. */
-export function faceEditRunCost(width: number, height: number): number {
-  return faceEditCost(width, height, FACE_EDIT_RESIZE_FACTOR);
 }
 
 /** A random seed, an integer 1 to 1,000,000 (001 §3). @param random a number in [0, 1) */

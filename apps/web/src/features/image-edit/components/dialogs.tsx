@@ -1,17 +1,18 @@
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
-import type { ErrorDialogContent } from '../lib/rules';
+import { messageText, type ToolMessage } from '../../../shared/tool-job';
 
-/** The error dialog of 002 §8: a title and a message. */
-export function ErrorDialog({ content, onClose }: { content: ErrorDialogContent | null; onClose: () => void }) {
+/** The error dialog of 002 §8: a title and a message (the workspace's message, imageEditTool's catalogue). */
+export function ErrorDialog({ message, onClose }: { message: ToolMessage | null; onClose: () => void }) {
   const { t } = useTranslation();
+  const titleKey = message && 'titleKey' in message && message.titleKey ? message.titleKey : 'imageEdit.dialog.errorTitle';
   return (
     <Dialog
-      open={content !== null}
+      open={message !== null}
       onOpenChange={(open) => {
         if (!open) onClose();
       }}
-      title={content ? t(content.titleKey) : ''}
+      title={message ? t(titleKey) : ''}
       testId="image-edit-error-dialog"
       closeLabel={t('common.close')}
       actions={
@@ -20,8 +21,8 @@ export function ErrorDialog({ content, onClose }: { content: ErrorDialogContent 
         </button>
       }
     >
-      <p className="image-edit-error-message" data-testid="image-edit-error-message" data-key={content?.messageKey ?? ''}>
-        {content ? t(content.messageKey, content.values) : ''}
+      <p className="image-edit-error-message" data-testid="image-edit-error-message" data-key={message && 'key' in message ? message.key : ''}>
+        {message ? messageText(t, message) : ''}
       </p>
     </Dialog>
   );

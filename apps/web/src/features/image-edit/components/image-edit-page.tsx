@@ -1,15 +1,13 @@
-import { DEFAULT_CREDITS_DISPLAY, HISTORY_CLICK_DEBOUNCE_MS, IMAGE_EDIT, imageEditCost, type SeedreamHistoryItem } from '@dewy/contracts';
+import { IMAGE_EDIT, type SeedreamHistoryItem } from '@dewy/contracts';
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../lib/api-client';
-import { useSession } from '../../../lib/session';
-import { notify } from '../../../lib/toast';
 import { MaskEditor, type MaskColor, type MaskOp, type SavedMask } from '../../../shared/mask-editor';
-import { loadImage, uploadImage, useImageDownload } from '../../../shared/tool-job';
-import { fetchSeedreamConfig, fetchSeedreamHistory, fetchSeedreamStatus, postAutoPrompt, postSeedreamGenerate } from '../api/seedream';
-import { runImageEdit } from '../lib/run-flow';
-import { errorDialogFor, fileSizeError, fileTypeError, parseSeed, pixelError, randomSeed, scaledSize, tilesForDrop, type ErrorDialogContent } from '../lib/rules';
+import { loadImage, useToolWorkspace } from '../../../shared/tool-job';
+import { startImageEdit } from '../lib/run-flow';
+import { fileSizeError, fileTypeError, parseSeed, pixelError, randomSeed, scaledSize, tilesForDrop } from '../lib/rules';
+import { imageEditDialog, imageEditTool } from '../tool';
 import { ErrorDialog, ViewerDialog } from './dialogs';
 import { HistoryPanel } from './history-panel';
 import { ImageGrid, type Tile } from './image-grid';
@@ -43,11 +41,14 @@ const maskedSide = (tile: Tile) => {
 };
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** The image-edit tool (/image-edit, /en/image-edit), spec 002 §2–§9 on Seedream. */
+/**
+ * The image-edit tool (/image-edit, /en/image-edit), spec 002 §2–§9 on Seedream: its options (prompt,
+ * reference tiles, mask, settings) and its layout; the job, the history and the 002 §8 dialog's
+ * messages are the shared workspace's (imageEditTool).
+ */
 export function ImageEditPage() {
   const { t } = useTranslation();
-  const { user, forceSync } = useSession();
-  const config = useQuery({ queryKey: ['seedream-config'], queryFn: fetchSeedreamConfig, staleTime: 60_000 });
+  const config = useQuery({ queryKey: ['seedream-config'], queryFn: imageEditTool.api.config, staleTime: 60_000 });
   const configured = config.data?.configured ?? true;
 
   const [prompt, setPrompt] = useState('');
@@ -57,61 +58,19 @@ export function ImageEditPage() {
   const [settings, setSettings] = useState<EditSettings>(defaultSettings);
   const [mask, setMask] = useState<MaskState | null>(null);
   const [editorOpen, setEditorOpen] = useState(false);
-  const [running, setRunning] = useState(false);
-  const [results, setResults] = useState<{ urls: string[]; partial: boolean }>({ urls: [], partial: false });
-  const [dialog, setDialog] = useState<ErrorDialogContent | null>(null);
   const [viewer, setViewer] = useState<string | null>(null);
   const tilesRef = useRef(tiles);
   tilesRef.current = tiles;
-  const { download } = useImageDownload({ failedKey: 'imageEdit.error.download' });
 
-  // History: 9 first, then 5 per Load more; search by prompt (002 §7, §9).
-  const [history, setHistory] = useState<{ items: SeedreamHistoryItem[]; nextOffset: number | null; loading: boolean; loadingMore: boolean; q: string }>({
-    items: [],
-    nextOffset: 0,
-    loading: true,
-    loadingMore: false,
-    q: '',
-  });
-  const loadHistory = useCallback(
-    async (q: string) => {
-      setHistory((h) => ({ ...h, loading: true, q }));
-      try {
-        const r = await fetchSeedreamHistory({ limit: IMAGE_EDIT.historyPage.first, offset: 0, q: q || undefined });
-        setHistory({ items: r.items, nextOffset: r.pagination.hasMore ? r.pagination.nextOffset : null, loading: false, loadingMore: false, q });
-      } catch (err) {
-        console.warn('[image-edit] history failed', err);
-        setHistory((h) => ({ ...h, loading: false }));
-        notify.error(t('toolJob.error.historyLoad'));
-      }
-    },
-    [t],
-  );
-  useEffect(() => {
-    if (user) void loadHistory('');
-  }, [user, loadHistory]);
-  const loadMore = async () => {
-    if (history.nextOffset === null) return;
-    setHistory((h) => ({ ...h, loadingMore: true }));
-    try {
-      const r = await fetchSeedreamHistory({ limit: IMAGE_EDIT.historyPage.more, offset: history.nextOffset, q: history.q || undefined });
-      setHistory((h) => ({ ...h, items: [...h.items, ...r.items.filter((i) => !h.items.some((x) => x.id === i.id))], nextOffset: r.pagination.hasMore ? r.pagination.nextOffset : null, loadingMore: false }));
-    } catch (err) {
-      console.warn('[image-edit] history page failed', err);
-      setHistory((h) => ({ ...h, loadingMore: false }));
-      notify.error(t('toolJob.error.historyLoad'));
-    }
-  };
-  const clickTimer = useRef<number | undefined>(undefined);
-  useEffect(() => () => window.clearTimeout(clickTimer.current), []);
-  const selectHistory = (item: SeedreamHistoryItem) => {
-    window.clearTimeout(clickTimer.current);
-    clickTimer.current = window.setTimeout(() => {
-      if (running) return;
-      setResults({ urls: item.image_urls.slice(0, IMAGE_EDIT.maxDisplayed), partial: false });
+  // A history item shows its results and puts its prompt back (002 §2).
+  const ws = useToolWorkspace(imageEditTool, {
+    onOpenItem: (item: SeedreamHistoryItem) => {
       if (item.prompt) setPrompt(item.prompt);
-    }, HISTORY_CLICK_DEBOUNCE_MS);
-  };
+    },
+  });
+  const { job } = ws;
+  const running = ws.busy;
+  const results = !running && job.status === 'completed' ? { urls: job.urls, partial: job.partial } : { urls: [], partial: false };
 
   // Object URLs are released when their tile or mask goes.
   const release = (url: string | undefined | null) => {
@@ -133,7 +92,7 @@ export function ImageEditPage() {
   const addFile = async (index: number, file: File) => {
     const bad = fileTypeError(file) ?? fileSizeError(file);
     if (bad) {
-      notify.error(t(bad.key, bad.values));
+      ws.toast({ key: bad.key, values: bad.values });
       return;
     }
     const previewUrl = URL.createObjectURL(file);
@@ -142,13 +101,13 @@ export function ImageEditPage() {
       img = await loadImage(previewUrl);
     } catch {
       release(previewUrl);
-      setDialog({ titleKey: 'imageEdit.dialog.errorTitle', messageKey: 'imageEdit.error.unreadable' });
+      ws.say({ titleKey: 'imageEdit.dialog.errorTitle', key: 'imageEdit.error.unreadable' });
       return;
     }
     const small = pixelError(img.naturalWidth, img.naturalHeight);
     if (small) {
       release(previewUrl);
-      notify.error(t(small.key, small.values));
+      ws.toast({ key: small.key, values: small.values });
       return;
     }
     if (index === 0) dropMask();
@@ -158,22 +117,15 @@ export function ImageEditPage() {
       next[index] = { name: file.name, previewUrl, width: img.naturalWidth, height: img.naturalHeight, url: null, uploading: true };
       return next;
     });
-    try {
-      const res = await uploadImage(file, file.name, 'seedream-ref');
-      setTiles((prev) => prev.map((x, i) => (i === index && x?.previewUrl === previewUrl ? { ...x, url: res.imageUrl, uploading: false } : x)));
-    } catch (err) {
-      console.warn('[image-edit] upload failed', err);
-      setTiles((prev) => prev.map((x, i) => (i === index && x?.previewUrl === previewUrl ? null : x)));
-      release(previewUrl);
-      const code = err instanceof ApiError ? err.code : undefined;
-      setDialog(errorDialogFor(code === 'NETWORK' ? 'PRESIGN_FAILED' : code, err instanceof Error ? err.message : undefined));
-    }
+    const url = await ws.uploadFile(file, file.name, 'seedream-ref');
+    setTiles((prev) => prev.map((x, i) => (i === index && x?.previewUrl === previewUrl ? (url ? { ...x, url, uploading: false } : null) : x)));
+    if (!url) release(previewUrl);
   };
   const onFiles = (index: number, files: File[]) => {
     const occupied = tilesRef.current.map((x) => x !== null);
     // The target tile takes the first file even when it holds one (a replace); the rest fill free tiles.
     const targets = [index, ...tilesForDrop(occupied.map((o, i) => o || i === index), index, files.length - 1)];
-    if (files.length > targets.length) notify.error(t('imageEdit.error.maxImages', { max: IMAGE_EDIT.maxImages }));
+    if (files.length > targets.length) ws.toast({ key: 'imageEdit.error.maxImages', values: { max: IMAGE_EDIT.maxImages } });
     targets.forEach((ti, k) => {
       const f = files[k];
       if (f) void addFile(ti, f);
@@ -199,21 +151,15 @@ export function ImageEditPage() {
       return { ops: saved.ops, color: saved.color, painted: saved.paintedPixels, tintUrl: tint, url: null, uploading: saved.paintedPixels > 0 };
     });
     if (saved.paintedPixels === 0) return;
-    try {
-      const res = await uploadImage(saved.blob, `${first.name.replace(/\.[^.]+$/, '')}-mask.png`, 'seedream-ref');
-      setMask((m) => (m && m.tintUrl === tint ? { ...m, url: res.imageUrl, uploading: false } : m));
-    } catch (err) {
-      console.warn('[image-edit] mask upload failed', err);
-      setMask((m) => (m && m.tintUrl === tint ? { ...m, uploading: false } : m));
-      setDialog(errorDialogFor(err instanceof ApiError ? err.code : undefined, err instanceof Error ? err.message : undefined));
-    }
+    const url = await ws.uploadFile(saved.blob, `${first.name.replace(/\.[^.]+$/, '')}-mask.png`, 'seedream-ref');
+    setMask((m) => (m && m.tintUrl === tint ? { ...m, url, uploading: false } : m));
   };
 
   const effective = scaledSize(settings.width, settings.height, settings.scale);
   const picked = tiles.filter((x): x is Tile => x !== null);
   const uploading = picked.some((x) => x.uploading) || (mask?.uploading ?? false);
-  const cost = imageEditCost(settings.numImages) + (autoPrompt ? IMAGE_EDIT.autoPromptCost : 0);
-  const balance = user?.credits ?? DEFAULT_CREDITS_DISPLAY;
+  const cost = imageEditTool.cost({ numImages: settings.numImages, autoPrompt });
+  const balance = ws.balance;
   const canRun = configured && prompt.trim().length > 0 && picked.length > 0 && !uploading && !running;
 
   const reset = () => {
@@ -223,75 +169,72 @@ export function ImageEditPage() {
     setPrompt('');
     setAutoPrompt(false);
     setSettings(defaultSettings());
-    setResults({ urls: [], partial: false });
+    ws.reset();
   };
 
-  const run = async () => {
+  const run = () => {
     // 002 §4: only with a prompt and no run in progress.
     if (running) return;
     if (!prompt.trim()) {
-      notify.error(t('imageEdit.error.promptRequired'));
+      ws.toast({ key: 'imageEdit.error.promptRequired' });
       return;
     }
     if (!configured) {
-      setDialog(errorDialogFor('NOT_CONFIGURED', undefined));
+      ws.say(imageEditDialog('NOT_CONFIGURED'));
       return;
     }
     const urls = tilesRef.current.filter((x): x is Tile => x !== null).map((x) => x.url);
     if (urls.length === 0) {
-      notify.error(t('imageEdit.error.imageRequired'));
+      ws.toast({ key: 'imageEdit.error.imageRequired' });
       return;
     }
     if (urls.some((u) => u === null) || mask?.uploading) return;
     const seed = parseSeed(settings.seed);
     if (seed === null) {
-      notify.error(t('imageEdit.error.seed', { min: IMAGE_EDIT.seed.min, max: IMAGE_EDIT.seed.max }));
+      ws.toast({ key: 'imageEdit.error.seed', values: { min: IMAGE_EDIT.seed.min, max: IMAGE_EDIT.seed.max } });
       return;
     }
     if (balance < cost) {
-      setDialog(errorDialogFor('INSUFFICIENT_CREDITS', undefined));
+      ws.say(imageEditDialog('INSUFFICIENT_CREDITS'));
       return;
     }
-    setRunning(true);
-    setResults({ urls: [], partial: false });
     const images = urls as string[];
-    try {
-      const outcome = await runImageEdit(
+    const body = {
+      images,
+      num_images: settings.numImages,
+      max_images: settings.maxImages,
+      size: `${effective.width}x${effective.height}`,
+      seed,
+      auto_prompt_used: autoPrompt,
+      mask: mask?.url ?? null,
+      mask_color: mask?.color ?? 'blue',
+    };
+    void ws.start(async () => {
+      const out = await startImageEdit(
         {
-          autoPrompt: postAutoPrompt,
-          generate: (p) =>
-            postSeedreamGenerate({
-              prompt: p,
-              images,
-              num_images: settings.numImages,
-              max_images: settings.maxImages,
-              size: `${effective.width}x${effective.height}`,
-              seed,
-              auto_prompt_used: autoPrompt,
-              mask: mask?.url ?? null,
-              mask_color: mask?.color ?? 'blue',
-            }),
-          status: fetchSeedreamStatus,
-          latestHistory: async () => (await fetchSeedreamHistory({ limit: IMAGE_EDIT.historyPage.first, offset: 0 })).items,
+          autoPrompt: imageEditTool.api.autoPrompt,
+          generate: (p) => imageEditTool.api.generate({ ...body, prompt: p }),
+          latestHistory: async () => (await imageEditTool.api.history({ limit: IMAGE_EDIT.historyPage.first, offset: 0 })).items,
           sleep,
           now: () => Date.now(),
           httpStatusOf: (err) => (err instanceof ApiError ? err.status : undefined),
         },
         { prompt: prompt.trim(), autoPrompt, images },
       );
-      if (outcome.kind === 'completed') {
-        setResults({ urls: outcome.urls, partial: outcome.partial });
-        if (autoPrompt) setPrompt(outcome.prompt);
-      } else if (outcome.kind === 'timeout') {
-        setDialog(errorDialogFor('TIMEOUT', undefined));
-      } else {
-        setDialog(errorDialogFor(outcome.code, outcome.message));
+      if (out.kind !== 'failed' && out.kind !== 'timeout' && autoPrompt) setPrompt(out.prompt);
+      switch (out.kind) {
+        case 'started':
+          return { jobId: out.taskId };
+        case 'completed':
+          return { completed: { jobId: out.taskId, urls: out.urls, partial: out.partial } };
+        case 'timeout':
+          return { timeout: true };
+        case 'failed':
+          // The generate call's own error goes through the catalogue (a session that ended says nothing more).
+          if (out.cause !== undefined) throw out.cause;
+          return { failed: { code: out.code ?? null, message: out.message ?? null } };
       }
-    } finally {
-      setRunning(false);
-      void forceSync();
-      void loadHistory(history.q);
-    }
+    });
   };
 
   // Ctrl+Enter runs (002 §2).
@@ -301,7 +244,7 @@ export function ImageEditPage() {
     const onKey = (e: KeyboardEvent) => {
       if ((e.ctrlKey || e.metaKey) && e.key === 'Enter') {
         e.preventDefault();
-        void runRef.current();
+        runRef.current();
       }
     };
     window.addEventListener('keydown', onKey);
@@ -356,7 +299,7 @@ export function ImageEditPage() {
             canMatchFirst={Boolean(first)}
             onMatchFirst={() => {
               if (!first) {
-                setDialog({ titleKey: 'imageEdit.dialog.errorTitle', messageKey: 'imageEdit.error.firstSize' });
+                ws.say({ titleKey: 'imageEdit.dialog.errorTitle', key: 'imageEdit.error.firstSize' });
                 return;
               }
               setSettings((s) => ({ ...s, width: Math.min(IMAGE_EDIT.side.max, first.width), height: Math.min(IMAGE_EDIT.side.max, first.height), scale: 0 }));
@@ -378,18 +321,18 @@ export function ImageEditPage() {
 
         <div className="image-edit-output card">
           <h2>{t('imageEdit.results.title')}</h2>
-          <ResultsPanel loadingCount={running ? settings.numImages : 0} urls={results.urls} partial={results.partial} onOpen={setViewer} onDownload={(u) => void download(u)} />
+          <ResultsPanel loadingCount={running ? settings.numImages : 0} urls={results.urls} partial={results.partial} onOpen={setViewer} onDownload={(u) => void ws.download(u)} />
         </div>
       </div>
 
       <HistoryPanel
-        items={history.items}
-        loading={history.loading && Boolean(user)}
-        hasMore={history.nextOffset !== null}
-        loadingMore={history.loadingMore}
-        onSearch={(q) => void loadHistory(q)}
-        onLoadMore={() => void loadMore()}
-        onSelect={selectHistory}
+        items={ws.state.history.items}
+        loading={ws.state.history.loading}
+        hasMore={ws.state.history.hasMore}
+        loadingMore={ws.state.history.loadingMore}
+        onSearch={ws.search}
+        onLoadMore={ws.loadMore}
+        onSelect={ws.selectHistory}
       />
 
       {first ? (
@@ -406,8 +349,8 @@ export function ImageEditPage() {
           defaultBrush={IMAGE_EDIT.brush.default}
         />
       ) : null}
-      <ErrorDialog content={dialog} onClose={() => setDialog(null)} />
-      <ViewerDialog url={viewer} onClose={() => setViewer(null)} onDownload={(u) => void download(u)} />
+      <ErrorDialog message={ws.state.message} onClose={ws.dismissMessage} />
+      <ViewerDialog url={viewer} onClose={() => setViewer(null)} onDownload={(u) => void ws.download(u)} />
     </div>
   );
 }

@@ -1,6 +1,10 @@
-import { IMAGE_EDIT } from '@dewy/contracts';
-import { describe, expect, it } from 'vitest';
-import { autoPromptWithRetries, runImageEdit, type RunDeps } from './run-flow';
+import { IMAGE_EDIT, type SeedreamStatusResponse } from '@dewy/contracts';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { trackJob, type JobOutcome } from '../../../shared/tool-job/lib/job-tracker';
+import { IMAGE_EDIT_POLLING_SCHEDULE } from '../../../shared/tool-job/lib/polling';
+import type { ToolJobStatus } from '../../../shared/tool-job/lib/tool-definition';
+import { imageEditStatus, imageEditTool } from '../tool';
+import { autoPromptWithRetries, startImageEdit, type RunDeps } from './run-flow';
 import { errorDialogFor, fileSizeError, fileTypeError, parseSeed, pixelError, presetOf, randomSeed, scaledSize, tilesForDrop } from './rules';
 
 /** Fake deps on a virtual clock: sleep advances it. */
@@ -10,7 +14,6 @@ function fakeDeps(over: Partial<RunDeps> = {}): RunDeps & { clock: number; sleep
     sleeps: [] as number[],
     autoPrompt: async () => ({ success: true, prompt: 'auto' }),
     generate: async () => ({ seedream_task_id: 'seedream-1' }),
-    status: async () => ({ status: 'completed', urls: ['u1'], partial: false, error: null }),
     latestHistory: async () => [],
     sleep: async (ms: number) => {
       d.sleeps.push(ms);
@@ -76,7 +79,7 @@ describe('image-edit run (002 §4)', () => {
     expect(await autoPromptWithRetries(d, ['a', 'b', 'c', 'd', 'e'], '')).toBeNull();
     expect(calls).toBe(3);
     expect(d.sleeps).toEqual([1500, 1500]);
-    const out = await runImageEdit(d, { prompt: 'p', autoPrompt: true, images: ['a'] });
+    const out = await startImageEdit(d, { prompt: 'p', autoPrompt: true, images: ['a'] });
     expect(out).toMatchObject({ kind: 'failed', code: 'AUTO_PROMPT_FAILED' });
   });
   it('sends at most 4 images to auto prompt and uses its prompt', async () => {
@@ -92,30 +95,10 @@ describe('image-edit run (002 §4)', () => {
         return { seedream_task_id: 'seedream-1' };
       },
     });
-    const out = await runImageEdit(d, { prompt: 'p', autoPrompt: true, images: ['1', '2', '3', '4', '5'] });
+    const out = await startImageEdit(d, { prompt: 'p', autoPrompt: true, images: ['1', '2', '3', '4', '5'] });
     expect(seen).toEqual(['1', '2', '3', '4']);
     expect(sent).toBe('better');
-    expect(out).toMatchObject({ kind: 'completed', urls: ['u1'], prompt: 'better' });
-  });
-  it('polls every 3 s until completed; a failed status read just retries; failed carries the code', async () => {
-    let n = 0;
-    const d = fakeDeps({
-      status: async () => {
-        n++;
-        if (n === 1) throw new Error('network');
-        if (n < 4) return { status: 'processing', urls: [], partial: false, error: null };
-        return { status: 'failed', urls: [], partial: false, error: { code: 'OutputImageSensitiveContentDetected', message: 'x' } };
-      },
-    });
-    const out = await runImageEdit(d, { prompt: 'p', autoPrompt: false, images: ['a'] });
-    expect(out).toMatchObject({ kind: 'failed', code: 'OutputImageSensitiveContentDetected' });
-    expect(d.sleeps).toEqual([3000, 3000, 3000, 3000]);
-  });
-  it('gives up after 240 s with a timeout', async () => {
-    const d = fakeDeps({ status: async () => ({ status: 'processing', urls: [], partial: false, error: null }) });
-    const out = await runImageEdit(d, { prompt: 'p', autoPrompt: false, images: ['a'] });
-    expect(out.kind).toBe('timeout');
-    expect(d.sleeps).toHaveLength(80);
+    expect(out).toMatchObject({ kind: 'started', taskId: 'seedream-1', prompt: 'better' });
   });
   it('HTTP 524: polls the history for a seedream- task made after the start', async () => {
     let reads = 0;
@@ -129,7 +112,7 @@ describe('image-edit run (002 §4)', () => {
         return reads < 3 ? [old] : [{ seedream_task_id: 'seedream-new', created_at: new Date(0).toISOString(), image_urls: ['new'] }, old];
       },
     });
-    const out = await runImageEdit(d, { prompt: 'p', autoPrompt: false, images: ['a'] });
+    const out = await startImageEdit(d, { prompt: 'p', autoPrompt: false, images: ['a'] });
     expect(out).toMatchObject({ kind: 'completed', urls: ['new'], taskId: 'seedream-new' });
     expect(reads).toBe(3);
   });
@@ -139,7 +122,71 @@ describe('image-edit run (002 §4)', () => {
         throw Object.assign(new Error('Not enough credits.'), { status: 400, code: 'INSUFFICIENT_CREDITS' });
       },
     });
-    expect(await runImageEdit(d, { prompt: 'p', autoPrompt: false, images: ['a'] })).toMatchObject({ kind: 'failed', code: 'INSUFFICIENT_CREDITS' });
+    expect(await startImageEdit(d, { prompt: 'p', autoPrompt: false, images: ['a'] })).toMatchObject({ kind: 'failed', code: 'INSUFFICIENT_CREDITS' });
     expect(d.sleeps).toEqual([]);
+  });
+});
+
+describe('image-edit job following (002 §4: status every 3 s for 240 s, imageEditTool)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  /** Follow `seedream-1` on the tool's schedule with its status mapping, polling only; status read times in ms. */
+  function follow(answer: (n: number) => SeedreamStatusResponse | Error) {
+    vi.useFakeTimers();
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    const start = Date.now();
+    const calls: number[] = [];
+    const outcomes: { outcome: JobOutcome; last: ToolJobStatus | null }[] = [];
+    trackJob<ToolJobStatus>(
+      'seedream-1',
+      start,
+      {
+        fetchStatus: async () => {
+          calls.push(Date.now() - start);
+          const a = answer(calls.length);
+          if (a instanceof Error) throw a;
+          return imageEditStatus(a);
+        },
+        events: null,
+        schedule: imageEditTool.schedule,
+      },
+      (outcome, last) => outcomes.push({ outcome, last }),
+    );
+    return { calls, outcomes };
+  }
+
+  it('polls every 3 s until completed; a failed status read just retries; failed carries the code', async () => {
+    const run = follow((n) => {
+      if (n === 1) return new Error('network');
+      if (n < 4) return { success: true, status: 'processing', urls: [], partial: false, error: null };
+      return { success: true, status: 'failed', urls: [], partial: false, error: { code: 'OutputImageSensitiveContentDetected', message: 'x' } };
+    });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(run.calls).toEqual([3000, 6000, 9000, 12_000]);
+    expect(run.outcomes).toHaveLength(1);
+    expect(run.outcomes[0]!.outcome).toMatchObject({ status: 'failed', reason: 'failed', via: 'poll' });
+    const last = run.outcomes[0]!.last;
+    expect(last).toMatchObject({ status: 'failed', error: 'OutputImageSensitiveContentDetected', errorMessage: 'x' });
+    expect(imageEditTool.messages.jobFailed({ code: last?.error ?? null, message: last?.errorMessage ?? null })).toMatchObject({ key: 'imageEdit.dialog.sensitive' });
+  });
+
+  it('gives up after 240 s with a timeout', async () => {
+    expect(imageEditTool.schedule).toBe(IMAGE_EDIT_POLLING_SCHEDULE);
+    const run = follow(() => ({ success: true, status: 'processing', urls: [], partial: false, error: null }));
+    await vi.advanceTimersByTimeAsync(IMAGE_EDIT.polling.timeoutMs + 10_000);
+    expect(run.calls).toHaveLength(80);
+    expect(run.calls.at(-1)).toBe(IMAGE_EDIT.polling.timeoutMs);
+    expect(run.outcomes.map((o) => o.outcome)).toEqual([{ status: 'failed', reason: 'timeout', via: 'poll' }]);
+    expect(imageEditTool.messages.jobTimeout).toMatchObject({ key: 'imageEdit.dialog.timeout', titleKey: 'imageEdit.dialog.timeoutTitle' });
+  });
+
+  it('a completed status shows up to 8 results and the partial flag; the stream names the job without its prefix', () => {
+    const urls = Array.from({ length: 10 }, (_, i) => `u${i}`);
+    expect(imageEditStatus({ success: true, status: 'completed', urls, partial: true, error: null })).toMatchObject({ status: 'completed', imageUrl: 'u0', images: urls.slice(0, 8), partial: true });
+    expect(imageEditTool.eventJobId?.('seedream-0b6f1c9e-0000-4000-8000-000000000000')).toBe('0b6f1c9e-0000-4000-8000-000000000000');
+    expect(imageEditTool.source).toBe('seedream');
   });
 });

@@ -1,4 +1,5 @@
 import { IMAGE_EDIT, IMAGE_EDIT_PRESETS, clampImageEditSide, type ImageEditPreset } from '@dewy/contracts';
+import { INSUFFICIENT_CREDITS_KEY } from '../../../shared/tool-job/lib/tool-messages';
 
 /**
  * The image-edit page's rules (spec 002 §5, §8, §9), kept pure so they are unit-tested; the server
@@ -78,7 +79,7 @@ export function errorDialogFor(code: string | undefined, message: string | undef
   if (code?.startsWith('InvalidParameter')) return { titleKey: 'imageEdit.dialog.invalidTitle', messageKey: 'imageEdit.dialog.invalid' };
   if (code === 'InputImageSensitiveContentDetected' || code === 'OutputImageSensitiveContentDetected') return { titleKey: 'imageEdit.dialog.sensitiveTitle', messageKey: 'imageEdit.dialog.sensitive' };
   if (code === 'InternalServiceError') return { titleKey: 'imageEdit.dialog.serviceTitle', messageKey: 'imageEdit.dialog.service' };
-  if (code === 'INSUFFICIENT_CREDITS') return { titleKey: 'imageEdit.dialog.errorTitle', messageKey: 'imageEdit.error.insufficientCredits' };
+  if (code === 'INSUFFICIENT_CREDITS') return { titleKey: 'imageEdit.dialog.errorTitle', messageKey: INSUFFICIENT_CREDITS_KEY };
   if (code === 'NOT_CONFIGURED') return { titleKey: 'imageEdit.dialog.errorTitle', messageKey: 'imageEdit.notConfigured' };
   if (code === 'IMAGE_EDIT_TOO_SMALL') return { titleKey: 'imageEdit.dialog.errorTitle', messageKey: 'imageEdit.error.tooSmallServer' };
   if (code === 'IMAGE_EDIT_FILE_TOO_LARGE') return { titleKey: 'imageEdit.dialog.errorTitle', messageKey: 'imageEdit.error.fileSize' };

@@ -1,17 +1,18 @@
-import { IMAGE_EDIT } from '@dewy/contracts';
+import { IMAGE_EDIT, SEEDREAM_TASK_PREFIX } from '@dewy/contracts';
 import type { AutoPromptResponse } from '@dewy/contracts';
 
 /**
- * The run of 002 §4 as a pure flow over injected calls (unit-tested with fakes): optional auto prompt
- * (3 tries, 1.5 s apart), the generate call, then status polling every 3 s for 240 s; on HTTP 524 the
- * history is polled the same way for the first item whose task id contains `seedream-` and that was
+ * The start of an image-edit run (002 §4) as a pure flow over injected calls (unit-tested with fakes):
+ * optional auto prompt (3 tries, 1.5 s apart), then the generate call. The job it creates is then
+ * followed by the shared workspace (push, with the 3 s / 240 s status polling of imageEditTool's
+ * schedule as fallback). On HTTP 524 the job may exist without its id reaching the page: the history is
+ * polled every 3 s for 240 s for the first item whose task id contains `seedream-` and that was
  * created after the run started.
  */
 
 export interface RunDeps {
   autoPrompt(images: string[], notes: string): Promise<Pick<AutoPromptResponse, 'success' | 'prompt'>>;
   generate(prompt: string): Promise<{ seedream_task_id: string }>;
-  status(taskId: string): Promise<{ status: string; urls: string[]; partial: boolean; error: { code: string; message: string } | null }>;
   latestHistory(): Promise<{ seedream_task_id: string; created_at: string; image_urls: string[] }[]>;
   sleep(ms: number): Promise<void>;
   now(): number;
@@ -19,9 +20,13 @@ export interface RunDeps {
   httpStatusOf(err: unknown): number | undefined;
 }
 
-export type RunOutcome =
+export type RunStart =
+  /** The job was created: follow `taskId`. `prompt` is the one sent (the auto prompt's, when used). */
+  | { kind: 'started'; taskId: string; prompt: string }
+  /** Found in the history after an HTTP 524. */
   | { kind: 'completed'; urls: string[]; partial: boolean; taskId: string; prompt: string }
-  | { kind: 'failed'; code: string | undefined; message: string | undefined; taskId?: string }
+  /** `cause` is the generate call's error, for the tool's catalogue; absent for AUTO_PROMPT_FAILED. */
+  | { kind: 'failed'; code: string | undefined; message: string | undefined; taskId?: string; cause?: unknown }
   | { kind: 'timeout'; taskId?: string };
 
 /** Auto prompt: up to 3 tries 1.5 s apart; null after the third failure. */
@@ -38,8 +43,8 @@ export async function autoPromptWithRetries(deps: Pick<RunDeps, 'autoPrompt' | '
   return null;
 }
 
-/** Runs one image edit; `images` are uploaded URLs (image 1 first). Never throws for a failed run. */
-export async function runImageEdit(deps: RunDeps, p: { prompt: string; autoPrompt: boolean; images: string[] }): Promise<RunOutcome> {
+/** Starts one image edit; `images` are uploaded URLs (image 1 first). Never throws for a failed run. */
+export async function startImageEdit(deps: RunDeps, p: { prompt: string; autoPrompt: boolean; images: string[] }): Promise<RunStart> {
   let prompt = p.prompt;
   if (p.autoPrompt) {
     const auto = await autoPromptWithRetries(deps, p.images, p.prompt);
@@ -48,36 +53,24 @@ export async function runImageEdit(deps: RunDeps, p: { prompt: string; autoPromp
   }
   const started = deps.now();
   const deadline = started + IMAGE_EDIT.polling.timeoutMs;
-  let taskId: string;
   try {
-    taskId = (await deps.generate(prompt)).seedream_task_id;
+    return { kind: 'started', taskId: (await deps.generate(prompt)).seedream_task_id, prompt };
   } catch (err) {
     if (deps.httpStatusOf(err) !== 524) {
       const e = err as { code?: string; message?: string };
-      return { kind: 'failed', code: e.code, message: e.message };
+      return { kind: 'failed', code: e.code, message: e.message, cause: err };
     }
-    // 524: the request outlived the gateway; the job may exist. Find it in the history.
-    while (deps.now() < deadline) {
-      await deps.sleep(IMAGE_EDIT.polling.intervalMs);
-      try {
-        const items = await deps.latestHistory();
-        const hit = items.find((i) => i.seedream_task_id.includes('seedream-') && Date.parse(i.created_at) >= started - 5000 && i.image_urls.length > 0);
-        if (hit) return { kind: 'completed', urls: hit.image_urls, partial: false, taskId: hit.seedream_task_id, prompt };
-      } catch {
-        // a failed history read just retries
-      }
-    }
-    return { kind: 'timeout' };
   }
+  // 524: the request outlived the gateway; the job may exist. Find it in the history.
   while (deps.now() < deadline) {
     await deps.sleep(IMAGE_EDIT.polling.intervalMs);
     try {
-      const s = await deps.status(taskId);
-      if (s.status === 'completed') return { kind: 'completed', urls: s.urls.slice(0, IMAGE_EDIT.maxDisplayed), partial: s.partial, taskId, prompt };
-      if (s.status === 'failed') return { kind: 'failed', code: s.error?.code, message: s.error?.message, taskId };
+      const items = await deps.latestHistory();
+      const hit = items.find((i) => i.seedream_task_id.includes(SEEDREAM_TASK_PREFIX) && Date.parse(i.created_at) >= started - 5000 && i.image_urls.length > 0);
+      if (hit) return { kind: 'completed', urls: hit.image_urls.slice(0, IMAGE_EDIT.maxDisplayed), partial: false, taskId: hit.seedream_task_id, prompt };
     } catch {
-      // a failed status request just retries
+      // a failed history read just retries
     }
   }
-  return { kind: 'timeout', taskId };
+  return { kind: 'timeout' };
 }

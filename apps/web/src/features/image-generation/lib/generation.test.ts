@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { IMAGE_GENERATION, hasBannedKeyword, imageGenerationCost, klingAspectRatio } from '@dewy/contracts';
 import { ApiError } from '../../../lib/api-client';
-import { GENERATION_POLLING_SCHEDULE, generationErrorKey, jobFailureKey, localHistoryKey, readLocalHistory, saveLocalHistory, type GenerationItem } from './generation';
+import { GENERATION_POLLING_SCHEDULE } from '../../../shared/tool-job/lib/polling';
+import { INSUFFICIENT_CREDITS_KEY } from '../../../shared/tool-job/lib/tool-messages';
+import { generationErrorKey, jobFailureKey, localHistoryKey, readLocalHistory, saveLocalHistory, type GenerationItem } from './generation';
 
 /** A Storage in memory (the tests run without a DOM). */
 function memoryStorage(): Storage {
@@ -75,7 +77,7 @@ describe('local history (002 §3/§9)', () => {
 describe('error catalogue (002 §8)', () => {
   const api = (code: string, status = 400, serverError?: string) => new ApiError(status, code, 'x', serverError, null);
   it('maps the server codes to the catalogue, other errors to the server text, a malformed answer to "response invalid"', () => {
-    expect(generationErrorKey(api('INSUFFICIENT_CREDITS'))).toEqual({ key: 'imageGeneration.error.insufficientCredits' });
+    expect(generationErrorKey(api('INSUFFICIENT_CREDITS'))).toEqual({ key: INSUFFICIENT_CREDITS_KEY });
     expect(generationErrorKey(api('NSFW_PROMPT_BLOCKED'))).toEqual({ key: 'imageGeneration.error.nsfw' });
     expect(generationErrorKey(api('NOT_CONFIGURED', 503))).toEqual({ key: 'imageGeneration.error.notConfigured' });
     expect(generationErrorKey(api('MAINTENANCE', 503, '점검 중'))).toEqual({ text: '점검 중' });

@@ -1,22 +1,12 @@
 import { IMAGE_GENERATION, type HistoryImage } from '@dewy/contracts';
 import { ApiError } from '../../../lib/api-client';
-import type { PollingSchedule } from '../../../shared/tool-job';
+import { INSUFFICIENT_CREDITS_KEY, isInsufficientCredits } from '../../../shared/tool-job/lib/tool-messages';
 
 /**
- * The consistency tool's page rules (spec 002 §4/§5/§8/§9): the polling schedule, the local history
- * (at most 50 per user, a guest fallback key), and the error catalogue's keys.
+ * The consistency tool's page rules (spec 002 §3/§5/§8/§9): the local history (at most 50 per user, a
+ * guest fallback key) and the error catalogue's keys. Its polling schedule is GENERATION_POLLING_SCHEDULE
+ * (shared/tool-job/lib/polling.ts), named by imageGenerationTool.
  */
-
-/** 002 §4: 2 s, 4 s, 8 s, then a random 10–15 s; gives up after about 60 polls (10 minutes). */
-export const GENERATION_POLLING_SCHEDULE: PollingSchedule = {
-  delayMs: (attempt, random) => {
-    const p = IMAGE_GENERATION.polling;
-    const fixed = p.firstDelaysMs[attempt];
-    if (fixed !== undefined) return fixed;
-    return p.randomMinMs + Math.floor(random * (p.randomMaxMs - p.randomMinMs));
-  },
-  timedOut: (_startedAt, _now, attempt) => attempt > IMAGE_GENERATION.polling.maxAttempts,
-};
 
 /** One generation as the page keeps it (002 §3: id, reference image url, result urls, prompt, createdAt). */
 export interface GenerationItem {
@@ -78,10 +68,9 @@ export function isAcceptedReference(file: File): boolean {
 
 /** The i18n key of a failed generate call (002 §8); the server's own text for anything else. */
 export function generationErrorKey(err: unknown): { key: string } | { text: string } {
+  if (isInsufficientCredits(err)) return { key: INSUFFICIENT_CREDITS_KEY };
   if (err instanceof ApiError) {
     switch (err.code) {
-      case 'INSUFFICIENT_CREDITS':
-        return { key: 'imageGeneration.error.insufficientCredits' };
       case 'NSFW_PROMPT_BLOCKED':
         return { key: 'imageGeneration.error.nsfw' };
       case 'NOT_CONFIGURED':

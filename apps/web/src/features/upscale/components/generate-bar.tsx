@@ -1,6 +1,5 @@
 import type { SizeBadge } from '@dewy/contracts';
 import { useTranslation } from 'react-i18next';
-import { useLocale } from '../../../lib/use-locale';
 import { RunButton } from '../../../shared/tool-job';
 
 export interface GenerateBarProps {
@@ -19,7 +18,6 @@ const BADGE_CLASS: Record<SizeBadge, string> = { 'BEST!': 'badge-best', NORMAL: 
 /** Generate button with its cost and the balance; sticky at the bottom on narrow screens (001 §2). */
 export function GenerateBar({ cost, balance, badge, outputSize, disabled, processing, insufficient, onGenerate }: GenerateBarProps) {
   const { t } = useTranslation();
-  const { lp } = useLocale();
   return (
     <div className="upscale-sticky-bar" data-testid="upscale-generate-bar">
       <div className="generate-info">
@@ -51,9 +49,7 @@ export function GenerateBar({ cost, balance, badge, outputSize, disabled, proces
         disabled={disabled}
         processing={processing}
         onRun={onGenerate}
-        insufficientText={insufficient ? t('upscale.error.insufficientCredits') : null}
-        pricingHref={lp('/pricing')}
-        pricingLabel={t('nav.pricing')}
+        insufficient={insufficient}
         testIdPrefix="upscale"
         buttonTestId="upscale-generate"
         className="generate-btn"

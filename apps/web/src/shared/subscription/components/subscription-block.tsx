@@ -17,6 +17,7 @@ import {
   subscriptionDate,
   subscriptionDisplayState,
   subscriptionSnapshot,
+  subscriptionTone,
 } from '../lib/subscription-state';
 import './subscription.css';
 
@@ -112,7 +113,7 @@ export function SubscriptionBlock({ lng, className }: { lng?: Locale; className?
     <section className={`sub-block card${className ? ` ${className}` : ''}`} data-testid="subscription-block" data-state={state} aria-labelledby="sub-block-title" lang={lng}>
       <div className="sub-block-head">
         <h2 id="sub-block-title">{t('subscription.title')}</h2>
-        <span className={`sub-state sub-state-${state}`} data-testid="subscription-state">
+        <span className={`sub-state sub-state-${subscriptionTone(state)}`} data-testid="subscription-state" data-tone={subscriptionTone(state)}>
           {t(`subscription.state.${state}`)}
         </span>
       </div>

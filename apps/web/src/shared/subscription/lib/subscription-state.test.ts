@@ -1,10 +1,11 @@
-import type { SubscriptionStatusResponse, User } from '@dewy/contracts';
+import { PAYMENT_ISSUE_STATUSES, type SubscriptionStatusResponse, type User } from '@dewy/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   canCancelSubscription,
   canResumeSubscription,
   canWithdrawDowngrade,
   hasPaymentIssue,
+  subscriptionTone,
   hasLiveSubscription,
   isCancelScheduled,
   isSubscriptionEnded,
@@ -113,6 +114,12 @@ describe('payment issue and downgrade withdraw (decision 030)', () => {
   it('the banner states come from the contracts list: past due, unpaid, incomplete', () => {
     for (const st of ['past_due', 'unpaid', 'incomplete'] as const) expect(hasPaymentIssue(st)).toBe(true);
     for (const st of ['active', 'trialing', 'paused', 'incomplete_expired', 'expired', 'cancel_scheduled', 'none', 'unknown'] as const) expect(hasPaymentIssue(st)).toBe(false);
+  });
+  it('the badge tone follows the same contracts list: no status list of the page’s own', () => {
+    for (const st of PAYMENT_ISSUE_STATUSES) expect(subscriptionTone(st)).toBe('warn');
+    expect(subscriptionTone('cancel_scheduled')).toBe('warn');
+    for (const st of ['expired', 'incomplete_expired', 'paused', 'unknown'] as const) expect(subscriptionTone(st)).toBe('muted');
+    for (const st of ['active', 'trialing', 'none'] as const) expect(subscriptionTone(st)).toBe('ok');
   });
   it('a past-due subscription (no next renewal date from the server) reads past_due, not active', () => {
     expect(subscriptionDisplayState(snap({ next_renewal_date: null, renewsAt: null, providerStatus: 'past_due' }), NOW)).toBe('past_due');

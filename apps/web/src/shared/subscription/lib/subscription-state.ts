@@ -81,6 +81,22 @@ export function hasPaymentIssue(state: SubscriptionDisplayState): boolean {
   return state !== 'none' && state !== 'cancel_scheduled' && state !== 'unknown' && isPaymentIssueStatus(state);
 }
 
+/** How a display state's badge looks: as expected, asking for attention, or with nothing running. */
+export type SubscriptionTone = 'ok' | 'warn' | 'muted';
+
+/** Display states with no subscription running (greyed): ended, never started, halted, or not known. */
+const HALTED_STATES: readonly SubscriptionDisplayState[] = ['expired', 'incomplete_expired', 'paused', 'unknown'];
+
+/**
+ * The badge tone of a display state: a scheduled cancellation or a failed payment (the contracts'
+ * PAYMENT_ISSUE_STATUSES, through hasPaymentIssue) asks for attention; the page's style has no list of
+ * statuses of its own.
+ */
+export function subscriptionTone(state: SubscriptionDisplayState): SubscriptionTone {
+  if (state === 'cancel_scheduled' || hasPaymentIssue(state)) return 'warn';
+  return HALTED_STATES.includes(state) ? 'muted' : 'ok';
+}
+
 /** A downgrade is scheduled for the next cycle and can still be withdrawn (not while a cancel is scheduled). */
 export function canWithdrawDowngrade(snap: SubscriptionSnapshot | null, state: SubscriptionDisplayState): boolean {
   return snap !== null && snap.nextPlan !== null && state !== 'none' && state !== 'cancel_scheduled' && state !== 'expired';

@@ -10,7 +10,8 @@ export interface HistoryListProps {
   emptyText: string;
   items: HistoryImage[];
   loading: boolean;
-  selectedId: number | null;
+  /** The selected item's id (a workspace's selectedKey). */
+  selectedId: number | string | null;
   onSelect: (item: HistoryImage) => void;
   /** A paged list (001 §7, face edit): shows a "load more" button (`<prefix>-history-more`) while true. */
   hasMore?: boolean;

@@ -2,8 +2,9 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ComparisonSlider } from '../../../components/ui/comparison-slider';
 import { Icon } from '../../../components/ui/icons';
-import type { ToolJobState } from '../hooks/use-tool-job';
 import type { JobEventsConnection, JobProgress as Progress } from '../lib/job-events';
+import { messageText } from '../lib/tool-messages';
+import type { ToolJobState } from '../lib/workspace';
 import { DownloadButton } from './download-button';
 import { JobProgress } from './job-progress';
 import './tool-job.css';
@@ -94,7 +95,7 @@ export function ResultStage({ testIdPrefix, job, progress, connection, preview, 
           <span className="emoji emoji-icon emoji-warn">
             <Icon name="warning" size={36} />
           </span>
-          <p>{t(job.messageKey)}</p>
+          <p>{messageText(t, job.message)}</p>
           <button type="button" className="btn btn-primary" onClick={onRetry} data-testid={`${p}-retry`}>
             {t('toolJob.result.tryAgain')}
           </button>

@@ -1,6 +1,9 @@
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { DropIcon } from '../../../components/ui/drop-icon';
+import { useLocale } from '../../../lib/use-locale';
+import { INSUFFICIENT_CREDITS_KEY } from '../lib/tool-messages';
 
 /** Props of {@link RunButton}. */
 export interface RunButtonProps {
@@ -12,10 +15,8 @@ export interface RunButtonProps {
   disabled: boolean;
   processing: boolean;
   onRun: () => void;
-  /** Shown under the button when the balance does not cover the cost, with a link to pricing. */
-  insufficientText: ReactNode | null;
-  pricingHref: string;
-  pricingLabel: ReactNode;
+  /** The balance does not cover the cost: the insufficient-credits line shows, with a link to pricing. */
+  insufficient: boolean;
   /** Test ids: `${testIdPrefix}-cost`, `${testIdPrefix}-insufficient`; the button's own id. */
   testIdPrefix: string;
   buttonTestId: string;
@@ -24,9 +25,11 @@ export interface RunButtonProps {
 
 /**
  * The paid tools' run button (retouch, face edit…): a spinner while the job runs, the cost badge in
- * credits, and the insufficient-credits line with a link to pricing (001 §5/§8).
+ * credits, and the insufficient-credits line (the one shared message) with a link to pricing (001 §5/§8).
  */
 export function RunButton(p: RunButtonProps) {
+  const { t } = useTranslation();
+  const { lp } = useLocale();
   return (
     <>
       <button type="button" className={`btn btn-primary btn-lg btn-block ${p.className ?? ''}`} disabled={p.disabled} onClick={p.onRun} data-testid={p.buttonTestId}>
@@ -45,9 +48,9 @@ export function RunButton(p: RunButtonProps) {
           </>
         )}
       </button>
-      {p.insufficientText ? (
+      {p.insufficient ? (
         <p className="generate-warning" role="status" data-testid={`${p.testIdPrefix}-insufficient`}>
-          {p.insufficientText} <Link to={p.pricingHref}>{p.pricingLabel} →</Link>
+          {t(INSUFFICIENT_CREDITS_KEY)} <Link to={lp('/pricing')}>{t('nav.pricing')} →</Link>
         </p>
       ) : null}
     </>

@@ -1,9 +1,12 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notify } from '../../../lib/toast';
-import { uploadImage, type UploadKind } from '../api/upload-image';
+import { uploadImage } from '../api/upload-image';
 import { jpegName, loadImage, nameFromImageUrl, resizeToJpeg } from '../lib/image-file';
+import type { ImageUploadConfig } from '../lib/tool-definition';
 import { uploadErrorKey } from '../lib/upload-errors';
+
+export type { ImageUploadConfig };
 
 export interface UploadedImage {
   /** Local object URL of what was uploaded (after any resize), or the stored URL of an adopted image. */
@@ -18,19 +21,6 @@ export interface UploadedImage {
   name: string;
   /** Shown as the original of a past result (restore), not as a pick of this visit. */
   restored?: boolean;
-}
-
-/** What differs per tool: the upload kind, which files it takes, its resize rule and its wording. */
-export interface ImageUploadConfig {
-  kind: UploadKind;
-  /** False refuses the file with `rejectKey` before anything is read. */
-  accepts: (file: File) => boolean;
-  /** i18n key for a refused file type (locally or by the server). */
-  fileTypeKey: string;
-  /** Client-side resize target for a size, or null to upload as it is (JPEG when resized). */
-  resizeTarget?: (width: number, height: number) => { width: number; height: number } | null;
-  /** JPEG quality of a resized upload (default 0.9, 001 §5 retouch; face edit 0.92). */
-  jpegQuality?: number;
 }
 
 /**

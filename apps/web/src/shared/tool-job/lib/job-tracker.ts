@@ -15,8 +15,13 @@ export interface JobEventSource {
   subscribeConnection(listener: () => void): () => void;
 }
 
-export interface JobTrackerDeps {
-  fetchStatus: (jobId: string, signal: AbortSignal) => Promise<JobStatusResponse>;
+/**
+ * What trackJob needs: the tool's status read (any answer in the shape of `GET /api/image/status`, a
+ * tool may add fields), the event stream (null: polling only), the tool's schedule; timers, clock and
+ * randomness are injectable for tests.
+ */
+export interface JobTrackerDeps<S extends JobStatusResponse = JobStatusResponse> {
+  fetchStatus: (jobId: string, signal: AbortSignal) => Promise<S>;
   events: JobEventSource | null;
   schedule: PollingSchedule;
   setTimeout?: (fn: () => void, ms: number) => unknown;
@@ -38,13 +43,15 @@ export const RESYNC_MIN_INTERVAL_MS = 5000;
  * (events sent while it was down are lost), at most every RESYNC_MIN_INTERVAL_MS. A failed status
  * request just waits for the next poll.
  * @param startedAt when tracking began (ms), for the polling timeout
+ * @param onSettled called once with the outcome and the last status answer read (the one that settled
+ *   the job when a read did; null when none was read), e.g. for a failed job's error code
  * @returns cancel: stops timers, requests and the subscriptions; no callback fires after it
  */
-export function trackJob(
+export function trackJob<S extends JobStatusResponse = JobStatusResponse>(
   jobId: string,
   startedAt: number,
-  deps: JobTrackerDeps,
-  onSettled: (outcome: JobOutcome) => void,
+  deps: JobTrackerDeps<S>,
+  onSettled: (outcome: JobOutcome, last: S | null) => void,
 ): () => void {
   const setTimer = deps.setTimeout ?? ((fn, ms) => globalThis.setTimeout(fn, ms));
   const clearTimer = deps.clearTimeout ?? ((h) => globalThis.clearTimeout(h as ReturnType<typeof globalThis.setTimeout>));
@@ -56,11 +63,12 @@ export function trackJob(
   let pollTimer: unknown = null;
   let confirmTimer: unknown = null;
   let reading = false;
+  let last: S | null = null;
 
   const settle = (outcome: JobOutcome) => {
     if (done) return;
     cancel();
-    onSettled(outcome);
+    onSettled(outcome, last);
   };
 
   /** Read the status once; true when it settled the job. */
@@ -69,6 +77,7 @@ export function trackJob(
     try {
       const res = await deps.fetchStatus(jobId, controller.signal);
       if (done) return true;
+      last = res;
       if (res.status === 'completed' && res.imageUrl) {
         settle({ status: 'completed', resultUrl: res.imageUrl, originalUrl: res.originalImageUrl, via });
         return true;

@@ -1,4 +1,5 @@
 import { ApiError } from '../../../lib/api-client';
+import { endedSession, sharedFailureKey } from './tool-messages';
 
 /**
  * i18n key of an upload failure (001 §8). The file-type message differs per tool (the spec words it
@@ -6,10 +7,10 @@ import { ApiError } from '../../../lib/api-client';
  * session ended during the upload: the session-expired modal is then the one message (issue 17).
  */
 export function uploadErrorKey(err: unknown, fileTypeKey: string): string | null {
+  if (endedSession(err)) return null;
+  const shared = sharedFailureKey(err);
+  if (shared) return shared;
   if (err instanceof ApiError) {
-    if (err.sessionEnded) return null;
-    if (err.code === 'NSFW_CONTENT_DETECTED' || err.serverError === 'NSFW_CONTENT_DETECTED') return 'toolJob.error.nsfw';
-    if (err.code === 'MAINTENANCE' || err.status === 503) return 'toolJob.error.maintenance';
     if (err.code === 'UNSUPPORTED_IMAGE_TYPE') return fileTypeKey;
     if (err.code === 'IMAGE_TOO_LARGE' || err.code === 'PAYLOAD_TOO_LARGE') return 'toolJob.error.tooLarge';
     if (err.code === 'IMAGE_CORRUPT' || err.code === 'IMAGE_TOO_MANY_PIXELS') return 'toolJob.error.corrupt';
