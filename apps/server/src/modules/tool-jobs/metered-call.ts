@@ -159,10 +159,10 @@ export async function replayMeteredCall<A>(ctx: AppContext, op: MeteredOperation
 }
 
 /**
- * Runs one inline metered call (decision 036). In order: `input` is parsed with `op.input` (VALIDATION_FAILED);
- * an Idempotency-Key already used answers its first
- * call (nothing runs, nothing is charged; another body → 422 IDEMPOTENCY_KEY_REUSED); maintenance
- * (MAINTENANCE); `steps.prepare`; the cost from `op.cost` (server-side). Then ONE transaction locks and
+ * Runs one inline metered call (decision 036). In order: `input` is parsed with `op.input`
+ * (VALIDATION_FAILED); an Idempotency-Key already used answers its first call (nothing runs, nothing is
+ * charged; another body → 422 IDEMPOTENCY_KEY_REUSED); maintenance (MAINTENANCE); `steps.prepare`; the
+ * cost from `op.cost` (server-side). Then ONE transaction locks and
  * checks the caller, writes `steps.open`'s rows, records the call (`pending`, the key and the request's
  * fingerprint) and debits the cost (ledger reason `ai_call`, key `metered:<id>`) — INSUFFICIENT_CREDITS
  * rolls all of it back. `steps.run` calls the vendor; its failure refunds once ({@link refundMeteredCall},
@@ -171,7 +171,9 @@ export async function replayMeteredCall<A>(ctx: AppContext, op: MeteredOperation
  *
  * Idempotency-Key (optional; kept as long as the call's record): scoped to the caller and the operation.
  * The same key with the same request answers the first call's stored answer; while that call still runs,
- * 409 REQUEST_IN_PROGRESS; after it failed (and was refunded), its error again.
+ * 409 REQUEST_IN_PROGRESS; after it failed (and was refunded), its error again. (Two requests with one
+ * key that pass the first check together both run `prepare`; the second then answers from the first's
+ * record, and what its `prepare` stored — a chat image — is left to the uploads' retention.)
  *
  * @param opts.requestHash the request's fingerprint, when what was sent differs from `input` (a file:
  *   its bytes' hash); default `requestFingerprint(input)`
