@@ -92,6 +92,7 @@ export async function createContext(config: AppConfig, overrides: ContextOverrid
     const localPool = createLocalPool(localPoolConfig(config));
     const services: AppServices = {
       config,
+      secret,
       database,
       storage,
       engine: overrides.engine ?? createRetouchEngine(config, localPool),

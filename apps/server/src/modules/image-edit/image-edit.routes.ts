@@ -13,7 +13,7 @@ import {
   safeText,
 } from '@dewy/contracts';
 import type { AppContext } from '../../context';
-import { userOf } from '../auth/auth.guard';
+import { userOf } from '../../lib/request-user';
 import { createToolJob } from '../tool-jobs/tool-jobs.service';
 import { imageEditHistory, imageEditStatus, seedreamTaskId } from './image-edit.service';
 import { imageEditTool } from './image-edit.tool';

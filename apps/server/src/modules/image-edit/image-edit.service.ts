@@ -3,7 +3,7 @@ import { IMAGE_EDIT, type SeedreamHistoryItem, type SeedreamHistoryResponse, typ
 import type { AppContext } from '../../context';
 import { images, type ImageRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { viewUrl } from '../images/image-urls';
+import { viewUrl } from '../uploads/image-urls';
 import { resultUrlsOf } from '../images/images.service';
 
 /** The task id the page sees for an image-edit job (002 §3 `seedream_task_id`): `seedream-<jobId>`. */

@@ -5,8 +5,8 @@ import type { AppConfig } from '../../config';
 import { uploads } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { createSeedreamClient, SeedreamError, type SeedreamClient, type SeedreamImage } from '../../providers/seedream/seedream.client';
-import { maskHasPaint } from '../face-edit/face-edit.tool';
 import { defineTool, type ToolImage } from '../tool-jobs/tool-definition';
+import { maskHasPaint } from '../uploads/mask';
 import { compositeOutsideMask, vendorReference } from './mask-merge';
 
 /** The stored input of an image-edit job: the request without the transport-only `async` flag. */

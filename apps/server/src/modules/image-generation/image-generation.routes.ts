@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ImageGenerationCreatedSchema } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
-import { userOf } from '../auth/auth.guard';
+import { userOf } from '../../lib/request-user';
 import { REFERENCE_FIELD, startGeneration } from './image-generation.service';
 
 /** Largest reference file read from the request (bytes); Kling's own limit is 10 MB. */

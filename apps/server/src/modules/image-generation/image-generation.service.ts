@@ -10,7 +10,7 @@ import {
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { images } from '../../db/schema';
-import { ownedKeyFromUrl } from '../images/image-urls';
+import { ownedKeyFromUrl } from '../uploads/image-urls';
 import { AppError } from '../../lib/app-error';
 import { getBalance } from '../credits/credits.service';
 import { bannedKeywords } from '../settings/settings.service';

@@ -5,7 +5,7 @@ import { images, uploads, type ImageRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { sniffImageType } from '../uploads/image-inspect';
 import { storeDirectUpload } from '../uploads/uploads.service';
-import { ownedKeyFromUrl, viewUrl } from './image-urls';
+import { ownedKeyFromUrl, viewUrl } from '../uploads/image-urls';
 
 /**
  * The result keys of a row, first one first: all of a multi-image job's (`result_keys`), else its one

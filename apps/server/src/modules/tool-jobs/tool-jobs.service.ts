@@ -8,7 +8,7 @@ import { images } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import { getBalance, refund, spend } from '../credits/credits.service';
-import { ownedKeyFromUrl } from '../images/image-urls';
+import { ownedKeyFromUrl } from '../uploads/image-urls';
 import { getConfirmedUpload } from '../uploads/uploads.service';
 import { assertNotInMaintenance } from '../settings/settings.service';
 import type { ToolDefinition, ToolUpload } from './tool-definition';

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
-import { createContext } from '../../bootstrap';
 import { loadConfig } from '../../config';
 import { creditLedger, images } from '../../db/schema';
 import { JOB_SCHEMAS, ToolJobPayloadSchema } from '../../jobs/job-map';
@@ -8,7 +7,7 @@ import { echoTool, withEchoTool } from '../../../test/fakes/echo-tool';
 import { createFakeEngine } from '../../../test/fakes/fake-engine';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
-import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
+import { createContext, createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { getBalance, ledgerSums } from '../credits/credits.service';
 import { retouchTool } from '../retouch/retouch.tool';
 import { recoverStuckJobs } from './tool-jobs.recovery';
