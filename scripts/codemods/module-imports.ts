@@ -252,7 +252,8 @@ class Codemod {
       return null;
     }
     if (!names.has(b.name)) {
-      this.report(file, sf, node, `${b.name} from modules/${path.relative(this.modulesDir, targetFile).split(path.sep).join('/')}: not exported by modules/${owner}/index.ts`);
+      const where = path.relative(this.modulesDir, targetFile).split(path.sep).join('/').replace(/\.(ts|tsx|mts|cts)$/, '');
+      this.report(file, sf, node, `${b.name} from modules/${where}: not exported by modules/${owner}/index.ts`);
       return null;
     }
     return specifierTo(file, path.join(this.modulesDir, owner));
@@ -313,7 +314,7 @@ class Codemod {
       const mayMove = Object.keys({ ...MOVED_SYMBOLS, ...REPLACED }).some((k) => k.startsWith(`${oldKey}#`));
       if (!deep && !gone && !mayMove) continue;
 
-      let bindings: Binding[] | null = null;
+      let bindings: Binding[];
       let clauseTypeOnly = false;
       if (ts.isImportDeclaration(stmt)) {
         const clause = stmt.importClause;
@@ -360,9 +361,9 @@ class Codemod {
 
     // Existing, untouched named imports of a destination the plans import from: merge into them.
     const existing = new Map<string, { node: ts.ImportDeclaration; bindings: Binding[] }>();
-    const planned = new Set(plans.map((p) => p.node));
+    const plannedNodes = new Set<ts.Node>(plans.map((p) => p.node));
     for (const stmt of sf.statements) {
-      if (!ts.isImportDeclaration(stmt) || planned.has(stmt) || !ts.isStringLiteral(stmt.moduleSpecifier)) continue;
+      if (!ts.isImportDeclaration(stmt) || plannedNodes.has(stmt) || !ts.isStringLiteral(stmt.moduleSpecifier)) continue;
       const c = stmt.importClause;
       if (!c || c.name || !c.namedBindings || !ts.isNamedImports(c.namedBindings)) continue;
       const spec = stmt.moduleSpecifier.text;
@@ -385,15 +386,20 @@ class Codemod {
       if (!first || node.getStart(sf) < first.getStart(sf)) firstNodeOf.set(dest, node);
     };
     const edits: { start: number; end: number; text: string }[] = [];
+    const contributions: { node: ts.Node; dest: string; bindings: Binding[] }[] = [];
     for (const p of plans) {
       if (p.kind === 'export') {
         const lines = [...p.groups].map(([dest, bs]) => renderExport(dest, bs));
         edits.push({ start: p.node.getStart(sf), end: p.node.end, text: lines.join('\n') });
         continue;
       }
-      for (const [dest, bs] of p.groups) add(dest, bs, p.node);
+      for (const [dest, bindings] of p.groups) contributions.push({ node: p.node, dest, bindings });
     }
-    for (const [dest, e] of existing) if (importsByDest.has(dest)) add(dest, e.bindings, e.node);
+    const planned = new Set(contributions.map((c) => c.dest));
+    for (const [dest, e] of existing) if (planned.has(dest)) contributions.push({ node: e.node, dest, bindings: e.bindings });
+    // In source order, so names keep the order they had.
+    contributions.sort((a, b) => a.node.getStart(sf) - b.node.getStart(sf));
+    for (const c of contributions) add(c.dest, c.bindings, c.node);
 
     const textOf = new Map<ts.Node, string[]>();
     for (const [dest, bs] of importsByDest) {

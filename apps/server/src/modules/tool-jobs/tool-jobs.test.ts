@@ -9,7 +9,6 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createContext, createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { getBalance, ledgerSums } from '../credits/credits.service';
-import { retouchTool } from '../retouch/retouch.tool';
 import { recoverStuckJobs } from './tool-jobs.recovery';
 import { createToolJob } from './tool-jobs.service';
 import { waitFor } from '../../../test/helpers/wait';
@@ -99,7 +98,9 @@ describe.each(TEST_DATABASES)('recovery per row\'s own job name on $name', (kind
     const mp = multipartBody('image', 'a.jpg', 'image/jpeg', await makeJpeg(200, 200));
     const { imageUrl } = (await t.app.inject({ method: 'POST', url: '/api/image/upload-s3', headers: { cookie, ...mp.headers }, payload: mp.payload })).json();
     const queued = await createToolJob(t.ctx, echoTool, user.id, { image: imageUrl, price: 20, mode: 'ok' });
-    const retouch = await createToolJob(t.ctx, retouchTool, user.id, { ...retouchTool.input.parse({ image: imageUrl }) });
+    // The kernel's tests take a real tool from the context, as the kernel does (it never imports a tool: decision 039).
+    const retouchTool = t.ctx.tools.find((x) => x.name === 'retouch')!;
+    const retouch = await createToolJob(t.ctx, retouchTool, user.id, retouchTool.input.parse({ image: imageUrl }));
     // Both are queued in their own queues: neither is touched (asking upscale's queue about the echo job
     // would find nothing and refund a job that is still waiting).
     expect(await recoverStuckJobs(t.ctx, { singleOwner: true, maxAgeMs: 3_600_000 })).toEqual([]);
