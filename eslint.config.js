@@ -186,10 +186,10 @@ export default tseslint.config(
     },
   },
   {
-    // No import cycles in the server (type-only imports do not count: they vanish at run time). Test
-    // files are left out: nothing imports them, so they close no cycle (the files they import are checked).
+    // No import cycles in the server (type-only imports do not count: they vanish at run time). Through
+    // the modules' indexes a file cycle is a module cycle, so this keeps the module graph a DAG. Test
+    // files stay in: leaving them out saved no measurable time (decision 039).
     files: ['apps/server/src/**/*.ts', 'apps/server/test/lint-fixtures/**/*.ts'],
-    ignores: ['apps/server/src/**/*.test.ts'],
     plugins: { 'import-x': importX },
     rules: {
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
