@@ -35,3 +35,28 @@ describe('serving the web app', () => {
     expect(api.headers['x-request-id']).toBeTruthy();
   });
 });
+
+describe('the context (decision 039)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(TEST_DATABASES[0]!);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('carries the app secret, read once by the composition root: the one kept in DATA_DIR/secret without APP_SECRET', () => {
+    const kept = fs.readFileSync(path.join(t.dataDir, 'secret'), 'utf8').trim();
+    expect(kept).toMatch(/^[0-9a-f]{64}$/);
+    expect(t.ctx.secret).toBe(kept);
+  });
+
+  it('carries APP_SECRET when it is set', async () => {
+    const other = await createTestApp(TEST_DATABASES[0]!, { APP_SECRET: 'a-shared-secret-of-several-hosts-0123456789' });
+    try {
+      expect(other.ctx.secret).toBe('a-shared-secret-of-several-hosts-0123456789');
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -91,6 +91,7 @@ export async function createContext(config: AppConfig, overrides: ContextOverrid
     const localPool = createLocalPool(localPoolConfig(config));
     const services: AppServices = {
       config,
+      secret,
       database,
       storage,
       engines: enginesFromConfig(config, localPool, overrides.engines),

@@ -14,6 +14,12 @@ import type { SessionCache } from './modules/auth/session-cache';
 /** The services a job handler runs with: everything of the context but the queue that calls it. */
 export interface AppServices {
   config: AppConfig;
+  /**
+   * The HMAC secret (APP_SECRET, else the one kept in DATA_DIR/secret), read once at start by the
+   * composition root: signed URLs, tokens, cookies and derived keys. Modules read it here, never from
+   * bootstrap.ts (decision 039).
+   */
+  secret: string;
   database: Database;
   storage: StorageProvider;
   /**

@@ -1,7 +1,7 @@
 import type { AppContext } from './context';
 import { purgeRateLimits } from './lib/rate-limit';
 import { purgeExpiredSessions } from './modules/auth/session.service';
-import { purgeOldSignInEvents } from './modules/auth/sign-in-history';
+import { purgeOldSignInEvents } from './modules/users/sign-in-history';
 import { recoverStuckJobs } from './modules/tool-jobs/tool-jobs.recovery';
 import { purgeStalePendingUploads } from './modules/uploads/uploads.service';
 import { refundUnconfirmedRewrites, staleMeteredCallAgeMs } from './modules/ai/ai-operations';

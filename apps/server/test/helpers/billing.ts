@@ -1,6 +1,5 @@
 import { expect } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
-import { loadSecret } from '../../src/bootstrap';
 import type { MailProvider } from '../../src/providers/mail/mail.provider';
 import type { PaymentsProvider } from '../../src/modules/billing/payments-provider';
 import { createLemonSqueezyProvider } from '../../src/modules/billing/providers/lemonsqueezy.provider';
@@ -171,7 +170,7 @@ export async function startSandboxBillingApp(kind: TestDatabaseKind, opts: { mai
 }
 
 /** The `authorization` header value of the sandbox operator (POST /api/admin/billing/sandbox) of `t`. */
-export const sandboxOperatorAuth = (t: TestApp) => `Bearer ${operatorToken(loadSecret(t.ctx.config))}`;
+export const sandboxOperatorAuth = (t: TestApp) => `Bearer ${operatorToken(t.ctx.secret)}`;
 
 /**
  * Submits the sandbox's hosted checkout form at `checkoutUrl` with `card` (default: the approved test

@@ -100,4 +100,5 @@ export async function signUpAndLogin(app: FastifyInstance, email = `u${Date.now(
   return { cookie: `dewy_sid=${cookie!.value}`, user: login.json() as { id: number; credits: number }, email, password };
 }
 
-export { closeContext };
+/** The composition root for tests that build a context by hand (decision 039: modules never import bootstrap.ts). */
+export { closeContext, createContext };

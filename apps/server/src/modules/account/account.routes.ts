@@ -10,12 +10,11 @@ import {
   VerifyEmailRequestSchema,
   VerifyEmailResponseSchema,
 } from '@dewy/contracts';
-import { loadSecret } from '../../bootstrap';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { requestLocale } from '../../lib/locale';
 import { clientKey } from '../../lib/rate-limit';
-import { userOf } from '../auth/auth.guard';
+import { userOf } from '../../lib/request-user';
 import { SESSION_COOKIE, sessionIdFor } from '../auth/session.service';
 import { normalizeEmail } from '../users/users.service';
 import { requestAccountDeletion } from './account-deletion.service';
@@ -30,7 +29,7 @@ import { requestPasswordReset, resetPassword } from './password-reset.service';
  */
 export function accountRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const s: AccountServices = { ...ctx, secret: loadSecret(ctx.config) };
+    const s: AccountServices = ctx;
     const sessionId = (cookie: string | undefined) => (cookie ? sessionIdFor(cookie) : null);
 
     app.post(

@@ -11,7 +11,6 @@ import { latestLinkToken, readOutbox } from '../../../test/helpers/outbox';
 import { createTestApp, signUpAndLogin, verifyFromOutbox, type TestApp } from '../../../test/helpers/test-app';
 import { waitFor } from '../../../test/helpers/wait';
 import { creditLedger, jobs, sessions, subscriptions, users, welcomeGrants } from '../../db/schema';
-import { loadSecret } from '../../bootstrap';
 import { createSession } from '../auth/session.service';
 import { ledgerSums } from '../credits/credits.service';
 import type { SandboxProvider } from '../billing/providers/sandbox.provider';
@@ -45,7 +44,7 @@ function suite(name: string, kind: TestDatabaseKind, env: () => Record<string, s
     const post = (url: string, payload: object, headers: Record<string, string> = {}, remoteAddress?: string) => t.app.inject({ method: 'POST', url, payload, headers, ...(remoteAddress ? { remoteAddress } : {}) });
     const login = (email: string, password: string, lang = 'en') => post('/api/auth/login', { email, password }, { 'accept-language': lang });
     const checkStatus = async (cookie: string) => (await t.app.inject({ url: '/api/auth/check', headers: { cookie } })).statusCode;
-    const services = () => ({ ...t.ctx, secret: loadSecret(t.ctx.config) });
+    const services = () => t.ctx;
 
     async function finishedJob(cookie: string) {
       const mp = multipartBody('image', 'a.jpg', 'image/jpeg', await makeJpeg(300, 200));

@@ -3,7 +3,7 @@ import { and, eq, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { AppServices } from '../../context';
 import { subscriptions, users } from '../../db/schema';
 import { dormancyNoticeMail, mailDate } from '../../providers/mail/templates';
-import { siteLink } from './account-services';
+import { siteLink } from '../../lib/site-link';
 
 /**
  * Dormant accounts (terms §14: "An account nobody has logged into for 1 year becomes dormant … You are

@@ -4,10 +4,12 @@ import { users, type UserRow } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import { verificationMail } from '../../providers/mail/templates';
+import type { SignupHooks } from '../auth/auth.routes';
 import { grantWelcomeCreditsOnce } from '../auth/welcome-credits';
 import { consumeAccountToken, issueAccountToken } from './account-tokens';
-import { siteLink, type AccountServices } from './account-services';
-import { forgetUser } from '../auth/session-cache';
+import { siteLink } from '../../lib/site-link';
+import type { AccountServices } from './account-services';
+import { announceUserChanged } from '../../lib/user-changes';
 
 /**
  * Mails a verification link for the user's current address (decision 020), valid
@@ -19,6 +21,14 @@ export async function sendVerificationEmail(s: AccountServices, user: UserRow, n
   const url = siteLink(s.config, user.locale, `/verify-email?token=${encodeURIComponent(token)}`);
   await s.mail.send(verificationMail(user.locale, user.email, { name: user.nickname, url, hours: Math.round(ACCOUNT_RULES.verifyTokenTtlMs / 3600_000), welcomeCredits: s.config.welcomeCredits }));
   s.log.info({ userId: user.id }, 'verification mail sent');
+}
+
+/**
+ * The account module's part of an e-mail sign-up (auth's `SignupHooks`, which the route index hands to
+ * `authRoutes`; decision 039): the verification link for the new account.
+ */
+export function signupHooks(s: AccountServices): SignupHooks {
+  return { accountCreated: (user) => sendVerificationEmail(s, user) };
 }
 
 /**
@@ -38,6 +48,6 @@ export async function verifyEmail(s: AccountServices, token: string, now: Date =
     return { userId: user.id, welcomeCredits: granted ? s.config.welcomeCredits : 0 };
   });
   // The session answer carries email_verified (decision 026: user-row writers forget the cached user).
-  forgetUser(result.userId);
+  announceUserChanged(result.userId);
   return result;
 }

@@ -8,7 +8,8 @@ import { hashPassword } from '../auth/password';
 import { deleteOtherSessionsOfUser } from '../auth/session.service';
 import { findUserByEmail, normalizeEmail } from '../users/users.service';
 import { consumeAccountToken, issueAccountToken, spendAccountTokens } from './account-tokens';
-import { siteLink, type AccountServices } from './account-services';
+import { siteLink } from '../../lib/site-link';
+import type { AccountServices } from './account-services';
 
 /**
  * The work behind POST /api/auth/forgot-password (decision 020): when an account (not purged) has this

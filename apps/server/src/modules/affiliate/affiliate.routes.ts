@@ -2,10 +2,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AffiliateClickResponseSchema, AffiliateCodeResponseSchema, AffiliateEnabledResponseSchema, AffiliateStatsResponseSchema, safeText } from '@dewy/contracts';
 import type { AppContext } from '../../context';
-import { loadSecret } from '../../bootstrap';
 import { AppError } from '../../lib/app-error';
 import { clientKey } from '../../lib/rate-limit';
-import { userOf } from '../auth/auth.guard';
+import { userOf } from '../../lib/request-user';
 import { AFFILIATE_COOKIE, attributionCookie, ensureCode, ipHash, recordClick, sharerStats } from './affiliate.service';
 
 /** An affiliate code as issued (12 base64url characters; a little slack for older codes). */
@@ -14,7 +13,7 @@ export const AffiliateCodeSchema = z.string().regex(/^[A-Za-z0-9_-]{8,32}$/);
 /** The affiliate calls of spec 001 §7 plus the sharer's statistics (decision 013). */
 export function affiliateRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    const secret = loadSecret(ctx.config);
+    const secret = ctx.secret;
     const enabled = ctx.config.affiliate.enabled;
 
     app.get('/api/affiliate/enabled', { config: { access: 'public' }, schema: { tags: ['affiliate'], response: { 200: AffiliateEnabledResponseSchema } } }, async () => ({ enabled }));

@@ -5,7 +5,7 @@ import { affiliateClicks, affiliateCodes, affiliateReferrals, affiliateRewards, 
 import { canonicalMailbox } from '../../lib/mailbox';
 import { clientKey } from '../../lib/rate-limit';
 import { grant, reclaim } from '../credits/credits.service';
-import { recentSignInMatch, SIGN_IN_HISTORY_DAYS, type SignInTrace } from '../auth/sign-in-history';
+import { recentSignInMatch, SIGN_IN_HISTORY_DAYS, type SignInTrace } from '../users/sign-in-history';
 
 /**
  * The affiliate programme (spec 001 §1/§7/§9, decision 013).

@@ -6,7 +6,7 @@ import { affiliateReferrals, signInEvents } from '../../db/schema';
 import { getBalance } from '../credits/credits.service';
 import type { SandboxProvider } from '../billing/providers/sandbox.provider';
 import { purgeDeletedAccounts } from '../account/account-deletion.service';
-import { purgeOldSignInEvents, SIGN_IN_HISTORY_DAYS } from '../auth/sign-in-history';
+import { purgeOldSignInEvents, SIGN_IN_HISTORY_DAYS } from '../users/sign-in-history';
 
 const DAY = 86_400_000;
 

@@ -20,7 +20,7 @@ import {
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { requestLocale } from '../../lib/locale';
-import { userOf } from '../auth/auth.guard';
+import { userOf } from '../../lib/request-user';
 import { balanceOf, chatCost, llmErrorCode } from './ai-operations';
 import { deleteThread, listMessages, listThreads, sendChat, type ChatSendInput } from './chat.service';
 import { autoPrompt, confirmRewriteCharge, extractPromptFromImage, rewritePrompt } from './prompt-tools.service';

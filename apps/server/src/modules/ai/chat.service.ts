@@ -5,7 +5,7 @@ import type { DbOrTx } from '../../db/client';
 import { aiMessages, aiThreads, type AiMessageRow, type AiThreadRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { LlmError, type LlmImage, type LlmMessage } from '../../providers/llm';
-import { keyFromImageUrl, viewUrl } from '../images/image-urls';
+import { keyFromImageUrl, viewUrl } from '../uploads/image-urls';
 import { storeDirectUpload } from '../uploads/uploads.service';
 import { modelImage } from './ai-images';
 import { runMeteredCall } from '../tool-jobs/metered-call';

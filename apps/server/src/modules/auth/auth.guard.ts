@@ -1,4 +1,3 @@
-import type { ErrorCode } from '@dewy/contracts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
 import type { UserRow } from '../../db/schema';
@@ -6,18 +5,10 @@ import { AppError } from '../../lib/app-error';
 import { isAdmin, isVerified, ROUTE_ACCESS_LEVELS, type RouteAccess } from '../../policies';
 import { deleteSession, resolveSession, SESSION_COOKIE } from './session.service';
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by `currentUser` once the session has been resolved for this request. */
-    sessionUser?: UserRow | null;
-  }
-  interface FastifyContextConfig {
-    /** Who may call the route; required on every /api route (see installAccessControl). */
-    access?: RouteAccess;
-    /** Error code for a signed-in caller refused by `access: 'admin'` (default FORBIDDEN), e.g. NO_WRITE_PERMISSION. */
-    adminDeniedCode?: ErrorCode;
-  }
-}
+/*
+ * `req.sessionUser`, `config.access` and `userOf` are declared in lib/request-user.ts, below every
+ * module (decision 039): this hook fills what the routes of every layer read.
+ */
 
 /**
  * The signed-in user of a request, or null when the request carries no session cookie.
@@ -40,16 +31,6 @@ export async function currentUser(ctx: AppContext, req: FastifyRequest, reply: F
   }
   req.sessionUser = found.user;
   return found.user;
-}
-
-/**
- * The user of a request on a route declared `access: 'user'`, `'verified'` or `'admin'` (resolved by the access hook
- * before the handler runs).
- * @throws AppError UNAUTHENTICATED when called on a request without a resolved user.
- */
-export function userOf(req: FastifyRequest): UserRow {
-  if (!req.sessionUser) throw new AppError('UNAUTHENTICATED');
-  return req.sessionUser;
 }
 
 /** Paths under /api that are not our route modules' (the OpenAPI UI and its assets). */

@@ -9,19 +9,17 @@ import {
   RegisterResponseSchema,
   UndoDeletionRequestSchema,
 } from '@dewy/contracts';
-import { loadSecret } from '../../bootstrap';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { clientKey } from '../../lib/rate-limit';
 import { requestLocale } from '../../lib/locale';
-import { issueUndoDeletionToken, undoAccountDeletion } from '../account/account-deletion.service';
-import { sendVerificationEmail } from '../account/email-verification.service';
 import { presentUser } from '../users/users.presenter';
 import { authenticate, registerAccount, retryAfterSeconds } from './auth.service';
-import { notifySignupAttempt } from '../account/signup-attempt.service';
+import { notifySignupAttempt } from './signup-attempt.service';
+import { issueUndoDeletionToken, undoAccountDeletion } from './undo-deletion';
 import { emailDomain, reserveSignupDomain, signupDomainClosed } from './signup-domain-limit';
-import { recordSignInEvent, signInTrace, signInTraceKey } from './sign-in-history';
-import type { SignInKind } from '../../db/schema';
+import { recordSignInEvent, signInTrace, signInTraceKey } from '../users/sign-in-history';
+import type { SignInKind, UserRow } from '../../db/schema';
 import { currentUser } from './auth.guard';
 import { AFFILIATE_COOKIE, attributeSignup, readAttributionCookie } from '../affiliate/affiliate.service';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, DEVICE_COOKIE_PATH, deviceCookieKey, issueDevice, LEGACY_DEVICE_COOKIE_PATH, readDeviceCookie } from './device-cookie';
@@ -46,14 +44,28 @@ export function setDeviceCookie(ctx: AppContext, req: FastifyRequest, reply: Fas
 }
 
 /**
+ * What a sign-up hands on to the modules above auth (decision 039: auth sits below modules/account, so
+ * it calls them through this, wired by the route index, never by an import).
+ */
+export interface SignupHooks {
+  /**
+   * After an e-mail sign-up created `user` (not for an address that had an account): mails the
+   * verification link, which the welcome credits wait for (decision 020). A failure is logged, never
+   * fails the sign-up (the page offers "resend").
+   */
+  accountCreated(user: UserRow): Promise<void>;
+}
+
+/**
  * Accounts and sessions: spec 000 §7 (register, login, check) plus logout. Sign-up is rate-limited per
  * client IP (@fastify/rate-limit on the database store) and per e-mail domain; login is throttled in
  * `authenticate` and issues a device cookie (docs/decisions/008).
+ * @param hooks what a sign-up hands on to the account module (the route index passes the account's `signupHooks`)
  */
-export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+export function authRoutes(ctx: AppContext, hooks: SignupHooks): FastifyPluginAsyncZod {
   return async (app) => {
     const signup = ctx.config.signupLimits;
-    const secret = loadSecret(ctx.config);
+    const secret = ctx.secret;
     const deviceKey = deviceCookieKey(secret);
     const traceKey = signInTraceKey(secret);
     const db = ctx.database.db;
@@ -107,7 +119,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const trace = traceOf(req);
         await recordSignInEvent(db, { userId: user.id, kind: 'signup', trace });
         // The welcome credits wait for this link (decision 020). A mail failure does not fail the sign-up: the page offers "resend".
-        await sendVerificationEmail({ ...ctx, secret }, user).catch((err: unknown) => req.log.warn({ err, userId: user.id }, 'verification mail failed'));
+        await hooks.accountCreated(user).catch((err: unknown) => req.log.warn({ err, userId: user.id }, 'verification mail failed'));
         if (attribution) {
           // An attribution problem never fails the sign-up itself.
           await attributeSignup(db, { referredId: user.id, referredEmail: user.email, signupIp: req.ip, trace, attribution })
@@ -147,7 +159,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/auth/undo-deletion',
       { config: { access: 'public' }, schema: { tags: ['auth'], body: UndoDeletionRequestSchema, response: { 200: LoginResponseSchema } } },
       async (req, reply) => {
-        const user = await undoAccountDeletion({ ...ctx, secret }, req.body.token);
+        const user = await undoAccountDeletion(ctx, req.body.token);
         await startSession(req, reply, user.id, 'undo');
         return presentUser(user);
       },

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { UserRow } from '../../db/schema';
+import { announceUserChanged, onUserChanged } from '../../lib/user-changes';
 import { awaitEcho, forgetSessionIds, forgetUser, notificationMark, SessionCache, type CachedSession } from './session-cache';
 
 const user = (id: number, over: Partial<UserRow> = {}): UserRow => ({
@@ -202,6 +203,34 @@ describe('SessionCache', () => {
     await one.c.close();
     expect(one.db.stopped).toBe(true);
     expect(one.c.trusted).toBe(false);
+  });
+
+  it('a user-row change announced through lib/user-changes (the ledger, billing, users: decision 039) empties every live cache at once', async () => {
+    const one = await started({ ttlMs: 5000 });
+    const two = await started({ ttlMs: 5000 });
+    for (const { c } of [one, two]) {
+      c.store(c.begin(), entry('a', user(17)));
+      c.store(c.begin(), entry('b', user(18)));
+    }
+    const heard: number[] = [];
+    const stop = onUserChanged((id) => heard.push(id));
+    onUserChanged(() => {
+      throw new Error('a broken listener');
+    });
+    announceUserChanged(17);
+    stop();
+    announceUserChanged(18);
+    // Both caches dropped both users; a throwing listener did not stop the others; a removed one hears no more.
+    for (const { c } of [one, two]) {
+      expect(c.get('a')).toBeUndefined();
+      expect(c.get('b')).toBeUndefined();
+      expect(c.size).toBe(0);
+    }
+    expect(heard).toEqual([17]);
+    // A load that started before the announcement is not stored afterwards (the mark is the same as forgetUser's).
+    const ticket = one.c.begin();
+    announceUserChanged(19);
+    expect(one.c.store(ticket, entry('c', user(19)))).toBe(false);
   });
 
   it('awaitEcho: waits for a notification about each user heard after the mark, or times out', async () => {

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/client';
 import type { UserRow } from '../../db/schema';
+import { onUserChanged } from '../../lib/user-changes';
 
 /**
  * The in-process session cache of the session path (issue 17, docs/decisions/026): a session resolved
@@ -9,7 +10,8 @@ import type { UserRow } from '../../db/schema';
  * Invalidation, from the most to the least immediate:
  * 1. In this process, at once: `forgetUser(userId)` / `forgetSessionIds(ids)` empty every cache of the
  *    process. session.service.ts calls them in every function that deletes sessions; the credit ledger,
- *    billing and profile writers call `forgetUser` when they change a user's row.
+ *    billing, account and profile writers announce a change of a user's row through lib/user-changes
+ *    (`announceUserChanged`), which calls `forgetUser` (registered below; decision 039).
  * 2. In every process, at commit: triggers of migration 0013 `NOTIFY dewy_session_cache, 'u:<userId>'`
  *    on any UPDATE or DELETE of a `users` row and on any DELETE of a `sessions` row (or a change of its
  *    user or expiry), whoever writes it — also code that forgets step 1. Each cache LISTENs (PostgreSQL:
@@ -320,14 +322,19 @@ export class SessionCache {
 }
 
 /**
- * Forgets a user's cached sessions in every cache of this process, at once. Call it wherever a value of
+ * Forgets a user's cached sessions in every cache of this process, at once. Needed wherever a value of
  * the user's row that the session answer shows changes (credits, plan, subscription, nickname, e-mail,
- * password, an account being disabled or deleted), and for the deletion of the user's sessions. Other
- * processes learn it from the `users`/`sessions` triggers when the write commits.
+ * password, an account being disabled or deleted), and for the deletion of the user's sessions. Code of
+ * the auth module calls it; other modules call `announceUserChanged` (lib/user-changes), which reaches it.
+ * Other processes learn it from the `users`/`sessions` triggers when the write commits.
  */
 export function forgetUser(userId: number): void {
   for (const c of LIVE) c.invalidateUser(userId);
 }
+
+// The writers below auth (the ledger, users) and beside it announce user-row changes instead of calling
+// forgetUser (decision 039). Registered when this module loads: every cache of the process lives here.
+onUserChanged(forgetUser);
 
 /*
  * Waiting for the echo. A notification reaches every listening process at about the same time, so a

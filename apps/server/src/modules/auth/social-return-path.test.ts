@@ -3,7 +3,6 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { startFakeSocial, type FakeSocial } from '../../../test/fakes/fake-social.server';
 import { OPEN_REDIRECT_PAYLOADS } from '../../../../../packages/contracts/src/testing/open-redirect-payloads';
-import { loadSecret } from '../../bootstrap';
 import { oauthStateKey, sealOAuthState } from './oauth-state-cookie';
 
 const CLIENTS = { kakao: { clientId: 'kakao-rest-key', clientSecret: 'kakao-secret' }, naver: { clientId: 'naver-id', clientSecret: 'naver-secret' }, google: { clientId: 'google-client.apps.googleusercontent.com' } };
@@ -81,7 +80,7 @@ describe.each(TEST_DATABASES)('social redirects never leave the site on $name', 
   });
 
   it('a sealed state holding an unsafe next (an older server, a stolen key) is checked again at the callback', async () => {
-    const key = oauthStateKey(loadSecret(t.ctx.config));
+    const key = oauthStateKey(t.ctx.secret);
     const state = 'S'.repeat(43);
     for (const n of ['//evil.example', '/en//evil.example', '/\\evil.example']) {
       const sealed = sealOAuthState(key, { p: 'kakao', s: state, v: 'v'.repeat(43), i: 'link', u: userId, n, l: 'ko' });

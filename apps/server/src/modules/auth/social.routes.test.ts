@@ -4,7 +4,6 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { startFakeSocial, type FakeSocial } from '../../../test/fakes/fake-social.server';
 import { creditLedger, userIdentities, users } from '../../db/schema';
-import { loadSecret } from '../../bootstrap';
 import { oauthStateKey, sealOAuthState } from './oauth-state-cookie';
 import { sessionIdFor } from './session.service';
 import { recentSocialReauth } from './social.service';
@@ -145,7 +144,7 @@ describe.each(TEST_DATABASES)('social sign-in on $name', (kind) => {
     const r3 = await t.app.inject({ url: flow.path, cookies: { dewy_oauth_kakao: tampered } });
     expect(r3.headers.location).toBe('/login?error=OAUTH_STATE_MISMATCH');
     const state = flow.cb.searchParams.get('state')!;
-    const expired = sealOAuthState(oauthStateKey(loadSecret(t.ctx.config)), { p: 'kakao', s: state, v: null, i: 'login', u: null, n: null, l: 'en' }, Date.now() - 11 * 60_000);
+    const expired = sealOAuthState(oauthStateKey(t.ctx.secret), { p: 'kakao', s: state, v: null, i: 'login', u: null, n: null, l: 'en' }, Date.now() - 11 * 60_000);
     const r4 = await t.app.inject({ url: flow.path, cookies: { dewy_oauth_kakao: expired } });
     expect(r4.headers.location).toBe('/login?error=OAUTH_STATE_MISMATCH');
     expect(await userCount()).toBe(before);

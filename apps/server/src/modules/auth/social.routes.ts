@@ -13,8 +13,6 @@ import {
   safeReturnPath,
   type ErrorCode,
 } from '@dewy/contracts';
-import { loadSecret } from '../../bootstrap';
-import { issueUndoDeletionToken } from '../account/account-deletion.service';
 import type { AppContext } from '../../context';
 import type { UserRow } from '../../db/schema';
 import { AppError, isAppError } from '../../lib/app-error';
@@ -22,12 +20,14 @@ import { requestLocale } from '../../lib/locale';
 import { clientKey } from '../../lib/rate-limit';
 import { createSocialProviders, type RedirectOAuthProvider, type SocialProfile } from '../../providers/oauth';
 import { presentUser } from '../users/users.presenter';
-import { currentUser, userOf } from './auth.guard';
+import { userOf } from '../../lib/request-user';
+import { currentUser } from './auth.guard';
 import { cookieSecure, setDeviceCookie, setSessionCookie } from './auth.routes';
 import { deviceCookieKey, issueDevice } from './device-cookie';
-import { recordSignInEvent, signInTrace, signInTraceKey } from './sign-in-history';
+import { recordSignInEvent, signInTrace, signInTraceKey } from '../users/sign-in-history';
 import { OAUTH_STATE_MAX_AGE_S, oauthStateCookieName, oauthStateKey, openOAuthState, sameState, sealOAuthState, type OAuthStatePayload } from './oauth-state-cookie';
 import { createSession, deleteSession, SESSION_COOKIE, sessionIdFor } from './session.service';
+import { issueUndoDeletionToken } from './undo-deletion';
 import { confirmSocialReauth, linkSocialIdentity, listIdentities, markSocialReauth, signInWithSocial, unlinkSocialIdentity } from './social.service';
 
 const REDIRECT_PROVIDERS = ['naver', 'kakao'] as const;
@@ -68,7 +68,7 @@ function codeOf(req: FastifyRequest, err: unknown): ErrorCode {
 export function socialAuthRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     const providers = createSocialProviders(ctx.config);
-    const secret = loadSecret(ctx.config);
+    const secret = ctx.secret;
     const stateKey = oauthStateKey(secret);
     const deviceKey = deviceCookieKey(secret);
     const traceKey = signInTraceKey(secret);

@@ -14,7 +14,7 @@ import {
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { requestLocale } from '../../lib/locale';
-import { userOf } from '../auth/auth.guard';
+import { userOf } from '../../lib/request-user';
 import { cancelSubscription, changePlan, checkoutStatus, resumeSubscription, startCheckout, subscriptionStatus, withdrawDowngrade } from './billing.service';
 import { handleWebhook, webhookErrorOf } from './billing.webhooks';
 

@@ -5,7 +5,7 @@ import { billingCheckouts, billingEvents, billingPayments, subscriptions, users 
 import { AppError } from '../../lib/app-error';
 import { expireSubscriptionPeriods, grant, reclaim } from '../credits/credits.service';
 import { reverseReward, rewardReferral } from '../affiliate/affiliate.service';
-import { forgetUser } from '../auth/session-cache';
+import { announceUserChanged } from '../../lib/user-changes';
 import type { AppServices } from '../../context';
 import {
   chargedFraction,
@@ -349,7 +349,7 @@ async function syncUserPlan(tx: Tx, provider: string, userId: number, row: Local
       .update(users)
       .set({ plan: 'free', nextRenewalDate: null, subscriptionEndDate: current.endedAt ?? new Date(), cancelledAt: current.cancelledAt ?? current.endedAt ?? new Date(), subscriptionId: current.providerSubscriptionId, updatedAt: new Date() })
       .where(eq(users.id, userId));
-    forgetUser(userId);
+    announceUserChanged(userId);
     return;
   }
   await tx
@@ -364,7 +364,7 @@ async function syncUserPlan(tx: Tx, provider: string, userId: number, row: Local
       updatedAt: new Date(),
     })
     .where(eq(users.id, userId));
-  forgetUser(userId); // the session answer shows the plan (decision 026)
+  announceUserChanged(userId); // the session answer shows the plan (decision 026)
 }
 
 /** A paid invoice of a refused duplicate subscription: recorded for support, never granted (decision 029). */

@@ -3,7 +3,7 @@ import { isPaymentIssueStatus, SUBSCRIPTION_PLANS, type Locale, type PaidPlan } 
 import type { AppServices } from '../../context';
 import { billingPayments, users } from '../../db/schema';
 import { paymentFailedMail } from '../../providers/mail/templates';
-import { siteLink } from '../account/account-services';
+import { siteLink } from '../../lib/site-link';
 import type { PaymentsProvider, ProviderInvoice, ProviderSubscription } from './payments-provider';
 
 /**

@@ -3,7 +3,7 @@ import { RENEWAL_REMINDER_DAYS, SUBSCRIPTION_PLANS, type Locale, type PaidPlan, 
 import type { AppServices } from '../../context';
 import { renewalReminders, subscriptions, users } from '../../db/schema';
 import { mailDate, renewalReminderMail } from '../../providers/mail/templates';
-import { siteLink } from '../account/account-services';
+import { siteLink } from '../../lib/site-link';
 
 /**
  * Renewal reminders (terms §7 and refund policy: "The Company e-mails you 7, 3 and 1 day before each

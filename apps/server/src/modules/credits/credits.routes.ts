@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { CREDIT_HISTORY_PAGE } from '@dewy/contracts';
 import type { AppContext } from '../../context';
-import { userOf } from '../auth/auth.guard';
+import { userOf } from '../../lib/request-user';
 import { creditHistory } from './credits.history';
 
 /** GET /api/credits/history?limit=&offset= — the caller's own ledger, newest first (issue 10). */

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { creditLedger, subscriptionCreditPeriods, users } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
-import { forgetUser } from '../auth/session-cache';
+import { announceUserChanged } from '../../lib/user-changes';
 
 /*
  * Every ledger row records why as a code with typed parameters (`reason_code` + `reason_params`, packages/contracts
@@ -60,9 +60,9 @@ async function lockBalance(tx: DbOrTx, userId: number): Promise<CreditBalance & 
 }
 
 /**
- * Adds signed amounts to the bucket balances (the CHECK constraints keep them ≥ 0). The user's cached
- * sessions are forgotten in this process at once (their answer shows the balance; decision 026); other
- * processes learn it from the users trigger at commit.
+ * Adds signed amounts to the bucket balances (the CHECK constraints keep them ≥ 0). The change is
+ * announced in this process at once (lib/user-changes: the session caches forget the user, whose answer
+ * shows the balance; decisions 026, 039); other processes learn it from the users trigger at commit.
  */
 async function applyDelta(tx: DbOrTx, userId: number, d: Partial<BucketAmounts>): Promise<CreditBalance> {
   const rows = await tx
@@ -75,7 +75,7 @@ async function applyDelta(tx: DbOrTx, userId: number, d: Partial<BucketAmounts>)
     })
     .where(eq(users.id, userId))
     .returning(BALANCE_COLUMNS);
-  forgetUser(userId);
+  announceUserChanged(userId);
   return withTotal(rows[0]!);
 }
 
@@ -274,7 +274,7 @@ export async function grant(
     if (settle > 0) {
       await tx.insert(creditLedger).values({ ...base, ...ledgerReasonColumns({ code: 'debt_settlement' }), delta: -settle, kind: 'reclaim', idempotencyKey: `${p.idempotencyKey}:settle` });
       await tx.update(users).set({ creditDebt: sql`${users.creditDebt} - ${settle}` }).where(eq(users.id, p.userId));
-      forgetUser(p.userId);
+      announceUserChanged(p.userId);
     }
     const net = p.amount - settle;
     if (period) {
@@ -345,7 +345,7 @@ export async function reclaim(
     await applyDelta(tx, p.userId, negate(taken));
     if (debt > 0) {
       await tx.update(users).set({ creditDebt: sql`${users.creditDebt} + ${debt}` }).where(eq(users.id, p.userId));
-      forgetUser(p.userId);
+      announceUserChanged(p.userId);
     }
     return { taken, debtAdded: debt, replayed: false };
   });

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
-import sharp from 'sharp';
 import { FACE_EDIT, FaceEditInputSchema, faceEditCost } from '@dewy/contracts';
 import { AppError } from '../../lib/app-error';
 import { defineTool } from '../tool-jobs/tool-definition';
+import { maskHasPaint } from '../uploads/mask';
 
 /**
  * Face edit (spec 001 §2–§9, issue 11) as a tool of the kernel: `POST /api/runpod-face-edit {input}`.
@@ -11,12 +11,6 @@ import { defineTool } from '../tool-jobs/tool-definition';
  * factor; the seed is the server's when the page sent none. The engine (local inpainting or RunPod,
  * FACE_EDIT_ENGINE: the engine registry's `face-edit`) gets the photo and the mask.
  */
-/** True when the mask has at least one painted (light) pixel: its brightest grey level is over half. */
-export async function maskHasPaint(mask: Buffer): Promise<boolean> {
-  const stats = await sharp(mask).flatten({ background: '#000' }).greyscale().stats();
-  return (stats.channels[0]?.max ?? 0) > 127;
-}
-
 export const faceEditTool = defineTool({
   name: 'face-edit',
   source: 'face_edit',

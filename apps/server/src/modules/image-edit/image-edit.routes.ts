@@ -13,7 +13,7 @@ import {
   safeText,
 } from '@dewy/contracts';
 import type { AppContext } from '../../context';
-import { userOf } from '../auth/auth.guard';
+import { userOf } from '../../lib/request-user';
 import { findToolJob, toolJobsPage } from '../tool-jobs/tool-jobs.presenter';
 import { createToolJob, userActor } from '../tool-jobs/tool-jobs.service';
 import { imageEditTool } from './image-edit.tool';

@@ -2,7 +2,7 @@ import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ImageGenerationCreatedSchema } from '@dewy/contracts';
 import type { AppContext } from '../../context';
-import { userOf } from '../auth/auth.guard';
+import { userOf } from '../../lib/request-user';
 import { readToolForm } from '../tool-jobs/tool-jobs.files';
 import { createToolJob, userActor } from '../tool-jobs/tool-jobs.service';
 import { imageGenerationTool } from './image-generation.tool';

@@ -14,7 +14,7 @@ import {
 } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { contentDispositionValue } from '../../providers/storage';
-import { userOf } from '../auth/auth.guard';
+import { userOf } from '../../lib/request-user';
 import { downloadBytes, jobStatus, listHistory, presignDownload, resultToUpload } from './images.service';
 
 /** Job status, history and downloads of every tool's images (spec 001 §7), for the signed-in owner only. */

@@ -6,7 +6,7 @@ import { AppError } from '../../lib/app-error';
 import { sniffImageType } from '../uploads/image-inspect';
 import { storeDirectUpload } from '../uploads/uploads.service';
 import { rowHistoryFields, rowIsPartial, toolJobsPage } from '../tool-jobs/tool-jobs.presenter';
-import { ownedKeyFromUrl, viewUrl } from './image-urls';
+import { ownedKeyFromUrl, viewUrl } from '../uploads/image-urls';
 
 /**
  * The result keys of a row, first one first: all of a multi-image job's (`result_keys`), else its one

@@ -14,7 +14,7 @@ import {
 } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
-import { userOf } from '../auth/auth.guard';
+import { userOf } from '../../lib/request-user';
 import { createNotice, deleteNotice, getNotice, listNotices, readNoticeFile, updateNotice, uploadInlineImage } from './notices.service';
 
 const IdParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { closeContext, createContext } from '../../bootstrap';
+import { closeContext, createContext } from '../../../test/helpers/test-app';
 import { loadConfig } from '../../config';
 import { creditLedger, jobs } from '../../db/schema';
 import { createFakeEngine } from '../../../test/fakes/fake-engine';

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CreateUpscaleHeadersSchema, CreateUpscaleRequestSchema, CreateUpscaleResponseSchema } from '@dewy/contracts';
 import type { AppContext } from '../../context';
-import { userOf } from '../auth/auth.guard';
+import { userOf } from '../../lib/request-user';
 import { createToolJob, userActor } from '../tool-jobs/tool-jobs.service';
 import { retouchTool } from './retouch.tool';
 

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { JOB_EVENTS, JOB_EVENTS_PATH, type JobEvent } from '@dewy/contracts';
 import type { AppContext } from '../../context';
-import { userOf } from '../auth/auth.guard';
+import { userOf } from '../../lib/request-user';
 
 /**
  * `GET /api/jobs/events` (GUIDE §3): a Server-Sent Events stream of the caller's own jobs — progress

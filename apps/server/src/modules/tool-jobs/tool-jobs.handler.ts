@@ -4,7 +4,7 @@ import type { HistorySource, JobErrorCode } from '@dewy/contracts';
 import type { AppServices } from '../../context';
 import { jobs } from '../../db/schema';
 import type { JobHandler } from '../../jobs/queue';
-import { ownedKeyFromUrl, viewUrl } from '../images/image-urls';
+import { ownedKeyFromUrl, viewUrl } from '../uploads/image-urls';
 import { getConfirmedUpload } from '../uploads/uploads.service';
 import type { ToolDefinition, ToolImage, ToolOutput } from './tool-definition';
 import { failAndRefund } from './tool-jobs.service';

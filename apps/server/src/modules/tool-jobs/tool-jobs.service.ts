@@ -10,7 +10,7 @@ import { inTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import type { StoredFailure } from '../../lib/job-failure';
 import { getBalance, refund, spend } from '../credits/credits.service';
-import { ownedKeyFromUrl } from '../images/image-urls';
+import { ownedKeyFromUrl } from '../uploads/image-urls';
 import { getConfirmedUpload } from '../uploads/uploads.service';
 import { assertNotInMaintenance } from '../settings/settings.service';
 import type { Capability } from '../../providers/engine-registry';

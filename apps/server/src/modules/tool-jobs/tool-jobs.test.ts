@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
-import { createContext } from '../../bootstrap';
 import { loadConfig } from '../../config';
 import { creditLedger, jobs, uploads } from '../../db/schema';
 import { JOB_SCHEMAS, ToolJobPayloadSchema } from '../../jobs/job-map';
@@ -10,9 +9,8 @@ import { echoFileTool, echoTool, withEchoTool } from '../../../test/fakes/echo-t
 import { createFakeEngine } from '../../../test/fakes/fake-engine';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { makeJpeg, makePng, multipartBody } from '../../../test/helpers/images';
-import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
+import { createContext, createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { getBalance, ledgerSums } from '../credits/credits.service';
-import { retouchTool } from '../retouch/retouch.tool';
 import { recoverStuckJobs } from './tool-jobs.recovery';
 import { createToolJob, userActor } from './tool-jobs.service';
 import { waitFor } from '../../../test/helpers/wait';
@@ -187,7 +185,9 @@ describe.each(TEST_DATABASES)('recovery per row\'s own job name on $name', (kind
     const mp = multipartBody('image', 'a.jpg', 'image/jpeg', await makeJpeg(200, 200));
     const { imageUrl } = (await t.app.inject({ method: 'POST', url: '/api/image/upload-s3', headers: { cookie, ...mp.headers }, payload: mp.payload })).json();
     const queued = await createToolJob(t.ctx, echoTool, userActor(user.id), { image: imageUrl, price: 20, mode: 'ok' });
-    const retouch = await createToolJob(t.ctx, retouchTool, userActor(user.id), { ...retouchTool.input.parse({ image: imageUrl }) });
+    // The kernel's tests take a real tool from the context, as the kernel does (it never imports a tool: decision 039).
+    const retouchTool = t.ctx.tools.find((x) => x.name === 'retouch')!;
+    const retouch = await createToolJob(t.ctx, retouchTool, userActor(user.id), retouchTool.input.parse({ image: imageUrl }));
     // Both are queued in their own queues: neither is touched (asking upscale's queue about the echo job
     // would find nothing and refund a job that is still waiting).
     expect(await recoverStuckJobs(t.ctx, { singleOwner: true, maxAgeMs: 3_600_000 })).toEqual([]);

@@ -1,6 +1,10 @@
 import { UPLOAD_LIMITS } from '@dewy/contracts';
 import sharp from 'sharp';
 import { AppError } from '../../lib/app-error';
+import { sniffImageType, type InspectedMime } from '../../lib/image-type';
+
+// The magic-number sniff lives below the modules (providers use it too); re-exported as part of the upload checks.
+export { sniffImageType, type InspectedMime };
 
 /**
  * Server-side checks of an uploaded photo (GUIDE §3 step 1, spec 001 §5): the type comes from the
@@ -8,8 +12,6 @@ import { AppError } from '../../lib/app-error';
  * anything is decoded (a 30000×30000 PNG of a few hundred bytes would otherwise ask for 2.7 GB); only
  * then is the whole image decoded once, to refuse truncated or corrupt files before a paid job runs.
  */
-
-export type InspectedMime = 'image/jpeg' | 'image/png';
 
 export interface ImageLimits {
   /** Largest file accepted (bytes). */
@@ -32,18 +34,6 @@ export interface ImageHeader {
 export interface InspectedImage extends ImageHeader {
   /** EXIF orientation 1..8 (1 when absent); 5..8 mean the picture is shown with width and height swapped. */
   orientation: number;
-}
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-/**
- * The image type of `bytes` from its magic number alone: JPEG (`FF D8 FF`) or PNG
- * (`89 50 4E 47 0D 0A 1A 0A`); `undefined` for anything else (GIF, WebP, HEIC, text…).
- */
-export function sniffImageType(bytes: Uint8Array): InspectedMime | undefined {
-  if (bytes.length >= 3 && bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.length >= 8 && PNG_SIGNATURE.equals(Buffer.from(bytes.buffer, bytes.byteOffset, 8))) return 'image/png';
-  return undefined;
 }
 
 /**

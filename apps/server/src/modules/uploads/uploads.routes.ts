@@ -10,7 +10,7 @@ import {
 } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
-import { userOf } from '../auth/auth.guard';
+import { userOf } from '../../lib/request-user';
 import { confirmUpload, presignUpload, storeDirectUpload } from './uploads.service';
 
 /** Upload calls of spec 001 §7: direct multipart upload and the presigned PUT flow. */

@@ -8,7 +8,7 @@ import type { DbOrTx } from '../../db/client';
 import { uploads, users, type UploadRow } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
-import { ownedKeyFromUrl, userPrefix, viewUrl } from '../images/image-urls';
+import { ownedKeyFromUrl, userPrefix, viewUrl } from './image-urls';
 import { prepareOriginal, type PreparedOriginal } from './image-reencode';
 
 /**

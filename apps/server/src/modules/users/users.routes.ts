@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { UpdateProfileRequestSchema, UserSchema } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { users } from '../../db/schema';
-import { userOf } from '../auth/auth.guard';
-import { forgetUser } from '../auth/session-cache';
+import { userOf } from '../../lib/request-user';
+import { announceUserChanged } from '../../lib/user-changes';
 import { presentUser } from './users.presenter';
 
 /** PATCH /api/users/me — the caller edits their own nickname (sign-up's rules for the name). */
@@ -19,7 +19,7 @@ export function usersRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           .set({ nickname: req.body.nickname, updatedAt: new Date() })
           .where(eq(users.id, userOf(req).id))
           .returning();
-        forgetUser(row!.id); // the session answer shows the nickname (decision 026)
+        announceUserChanged(row!.id); // the session answer shows the nickname (decision 026)
         return presentUser(row!);
       },
     );

@@ -3,7 +3,7 @@ import sharp from 'sharp';
 import type { ErrorCode } from '@dewy/contracts';
 import type { KlingConfig } from '../../config';
 import { AppError } from '../../lib/app-error';
-import { sniffImageType } from '../../modules/uploads/image-inspect';
+import { sniffImageType } from '../../lib/image-type';
 import type { GeneratedImage, GenerationRequest, GenerationResult, ImageGenerator } from './image-generator';
 import { abortableSleep } from '../../lib/abortable-sleep';
 

@@ -9,7 +9,8 @@ import { clientKey } from '../../lib/rate-limit';
  * kept SIGN_IN_HISTORY_DAYS whatever the sessions do (logout deletes a session, never its history).
  * The affiliate programme compares a referred sign-up with the sharer's history over the same window
  * (`recentSignInMatch`), so a sharer who logs out and signs a second account up from the same address
- * or browser earns nothing.
+ * or browser earns nothing. It lives with the users (below auth, affiliate and account, which all use it:
+ * auth records, affiliate compares, account purges; decision 039).
  */
 
 /**

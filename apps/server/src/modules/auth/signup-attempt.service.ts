@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { UserRow } from '../../db/schema';
 import { hitFixedWindow } from '../../lib/rate-limit';
 import { signupAttemptMail } from '../../providers/mail/templates';
-import { siteLink, type AccountServices } from './account-services';
+import { siteLink } from '../../lib/site-link';
+import type { AppServices } from '../../context';
 
 /** At most one "someone tried to sign up with your address" mail per address in this window (ms): one a day. */
 export const SIGNUP_ATTEMPT_MAIL_WINDOW_MS = 24 * 3_600_000;
@@ -16,7 +17,7 @@ export const SIGNUP_ATTEMPT_MAIL_WINDOW_MS = 24 * 3_600_000;
  * @returns whether a mail was sent
  * @throws the mail transport's error (the caller logs it: it must not change the sign-up's answer)
  */
-export async function notifySignupAttempt(s: Pick<AccountServices, 'config' | 'database' | 'mail' | 'log'>, owner: UserRow): Promise<boolean> {
+export async function notifySignupAttempt(s: Pick<AppServices, 'config' | 'database' | 'mail' | 'log'>, owner: UserRow): Promise<boolean> {
   if (owner.deletedAt) return false;
   const key = `signup:attempt-mail:${createHash('sha256').update(owner.emailNormalized).digest('hex')}`;
   const { hits } = await hitFixedWindow(s.database.db, key, SIGNUP_ATTEMPT_MAIL_WINDOW_MS);

@@ -1,0 +1,5 @@
+/**
+ * modules/retention — the 30-day purge of originals and results (scheduled job). This index is its public face (decision 039): what routes.ts, tools.ts, the entry points, the other modules and the tests outside this folder import. Files of the module and the tests beside them use its internals.
+ */
+
+export { purgeExpiredContent, RETENTION_DAYS } from './retention.service';

@@ -1,0 +1,17 @@
+/**
+ * modules/tool-jobs — the paid-job kernel (decisions 010, 011): a tool definition, the one path that
+ * charges, queues, runs, refunds and recovers a job, and the job events. Sits below the tools, auth and
+ * billing; above the ledger, the uploads and the settings. This index is its public face (decision 039): what routes.ts, tools.ts, the entry points, the other modules and the tests outside this folder import. Files of the module and the tests beside them use its internals.
+ */
+
+// Routes (routes.ts): the job event stream.
+export { jobEventsRoutes } from './job-events.routes';
+
+// What a tool is (tools.ts, the tool modules) and how a route starts one.
+export { defineTool, type ToolDefinition, type ToolImage, type ToolUpload, type ToolOutput, type ToolRunContext } from './tool-definition';
+export { createToolJob, replayIdempotentJob, requestFingerprint } from './tool-jobs.service';
+
+// The queue handler, recovery and events (bootstrap.ts, housekeeping.ts, context.ts).
+export { toolJobHandler } from './tool-jobs.handler';
+export { recoverStuckJobs } from './tool-jobs.recovery';
+export { createJobEventBus, type JobEventBus } from './job-events';
