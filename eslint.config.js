@@ -108,9 +108,9 @@ export function serverModuleZones(src = SERVER_SRC) {
       message: 'Modules are composed by routes.ts, tools.ts, app.ts and housekeeping.ts and started by the entry points; they never import them (decision 039).',
     },
     {
-      target: [`./${src}/!(api|worker|billing-cli).ts`, `./${src}/*/**`],
+      target: [`./${src}/!(api|worker|billing-cli|openapi).ts`, `./${src}/*/**`],
       from: at('bootstrap.ts'),
-      message: 'Only the entry points (api.ts, worker.ts, billing-cli.ts) and test/ import the composition root (decision 039): read ctx.secret and the services from the context; tests use test/helpers/test-app.',
+      message: 'Only the entry points (api.ts, worker.ts, billing-cli.ts, openapi.ts — the contract generator builds the whole app) and test/ import the composition root (decision 039): read ctx.secret and the services from the context; tests use test/helpers/test-app.',
     },
   ];
 }

@@ -1,6 +1,6 @@
 import { loadSecret } from './bootstrap';
 import { loadConfig } from './config';
-import { operatorToken } from './modules/billing/sandbox.routes';
+import { operatorToken } from './modules/billing';
 
 /**
  * `npm run billing -- <action> <email> [target]` — drives the sandbox provider's lifecycle on a running

@@ -6,25 +6,20 @@ import type { AppConfig } from './config';
 import type { AppContext, AppServices } from './context';
 import { openDatabase, type Database } from './db/client';
 import { JOB_SCHEMAS, SCHEDULES, type JobSchemas } from './jobs/job-map';
-import { purgeExpiredContent } from './modules/retention/retention.service';
+import { purgeExpiredContent } from './modules/retention';
 import { createJobQueue, type JobHandlers } from './jobs/queue';
 import { createLogger } from './lib/logger';
-import { createJobEventBus } from './modules/tool-jobs/job-events';
-import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
-import { toolJobHandler } from './modules/tool-jobs/tool-jobs.handler';
+import { createJobEventBus, type ToolDefinition, toolJobHandler } from './modules/tool-jobs';
 import { localPoolConfig } from './providers/engines';
 import { enginesFromConfig, type EngineOverrides } from './providers/engine-registry';
 import { createLocalPool } from './providers/engines/local.engine';
 import { createLocalModerator, noModeration, type ContentModerator } from './providers/moderation/content-moderator';
 import { createStorageProvider } from './providers/storage';
 import { TOOLS } from './tools';
-import type { PaymentsProvider } from './modules/billing/payments-provider';
-import { createPaymentsProvider } from './modules/billing/providers';
-import { purgeDeletedAccounts } from './modules/account/account-deletion.service';
-import { processDormantAccounts } from './modules/account/dormant-accounts.service';
-import { sendRenewalReminders } from './modules/billing/renewal-reminders.service';
+import { type PaymentsProvider, createPaymentsProvider, sendRenewalReminders } from './modules/billing';
+import { purgeDeletedAccounts, processDormantAccounts } from './modules/account';
 import { createMailProvider, type MailProvider } from './providers/mail';
-import { SessionCache } from './modules/auth/session-cache';
+import { SessionCache } from './modules/auth';
 
 /**
  * The HMAC secret for signed URLs: APP_SECRET, else one generated once and kept in DATA_DIR/secret

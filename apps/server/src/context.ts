@@ -5,11 +5,10 @@ import type { StorageProvider } from './providers/storage/storage.provider';
 import type { JobQueue } from './jobs/queue';
 import type { EngineRegistry } from './providers/engine-registry';
 import type { ContentModerator } from './providers/moderation/content-moderator';
-import type { JobEventBus } from './modules/tool-jobs/job-events';
-import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
-import type { PaymentsProvider } from './modules/billing/payments-provider';
+import type { JobEventBus, ToolDefinition } from './modules/tool-jobs';
+import type { PaymentsProvider } from './modules/billing';
 import type { MailProvider } from './providers/mail';
-import type { SessionCache } from './modules/auth/session-cache';
+import type { SessionCache } from './modules/auth';
 
 /** The services a job handler runs with: everything of the context but the queue that calls it. */
 export interface AppServices {

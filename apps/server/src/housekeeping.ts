@@ -1,11 +1,10 @@
 import type { AppContext } from './context';
 import { purgeRateLimits } from './lib/rate-limit';
-import { purgeExpiredSessions } from './modules/auth/session.service';
-import { purgeOldSignInEvents } from './modules/users/sign-in-history';
-import { recoverStuckJobs } from './modules/tool-jobs/tool-jobs.recovery';
-import { purgeStalePendingUploads } from './modules/uploads/uploads.service';
-import { refundUnconfirmedRewrites, staleMeteredCallAgeMs } from './modules/ai/ai-operations';
-import { refundStaleMeteredCalls } from './modules/tool-jobs/metered-call';
+import { purgeExpiredSessions } from './modules/auth';
+import { purgeOldSignInEvents } from './modules/users';
+import { recoverStuckJobs, refundStaleMeteredCalls } from './modules/tool-jobs';
+import { purgeStalePendingUploads } from './modules/uploads';
+import { refundUnconfirmedRewrites, staleMeteredCallAgeMs } from './modules/ai';
 
 /** How often the job reaper runs (ms): with the 10 s heartbeat and 30 s staleness, a dead worker's job is refunded within 45 s. */
 export const REAPER_INTERVAL_MS = 15_000;

@@ -5,7 +5,7 @@ import { TEST_DATABASES } from '../test/helpers/databases';
 import { makeJpeg, multipartBody } from '../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../test/helpers/test-app';
 import { creditLedger, jobs, uploads, users } from './db/schema';
-import { getBalance, ledgerSums } from './modules/credits/credits.service';
+import { getBalance, ledgerSums } from './modules/credits';
 
 /**
  * Issue 7 items 3 and 10: a control character in any request string, and a scale factor the engine

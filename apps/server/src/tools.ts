@@ -1,8 +1,8 @@
-import type { ToolDefinition } from './modules/tool-jobs/tool-definition';
-import { faceEditTool } from './modules/face-edit/face-edit.tool';
-import { imageEditTool } from './modules/image-edit/image-edit.tool';
-import { retouchTool } from './modules/retouch/retouch.tool';
-import { imageGenerationTool } from './modules/image-generation/image-generation.tool';
+import type { ToolDefinition } from './modules/tool-jobs';
+import { faceEditTool } from './modules/face-edit';
+import { imageEditTool } from './modules/image-edit';
+import { retouchTool } from './modules/retouch';
+import { imageGenerationTool } from './modules/image-generation';
 
 /**
  * The one list of paid tools (GUIDE §3). The kernel (modules/tool-jobs) registers a queue handler for

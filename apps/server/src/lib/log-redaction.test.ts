@@ -6,8 +6,7 @@ import { TEST_DATABASES } from '../../test/helpers/databases';
 import { makeJpeg, multipartBody } from '../../test/helpers/images';
 import { createTestApp, verifyFromOutbox, type TestApp } from '../../test/helpers/test-app';
 import { buildApp } from '../app';
-import { SESSION_COOKIE } from '../modules/auth/session.service';
-import { DEVICE_COOKIE } from '../modules/auth/device-cookie';
+import { SESSION_COOKIE, DEVICE_COOKIE } from '../modules/auth';
 import { DEVICE_COOKIE_NAME, REDACTED, SESSION_COOKIE_NAME, redactUrl, safeErrorMessage, scrubSecrets, serializeError } from './log-redaction';
 
 const HASH = '$argon2id$v=19$m=19456,t=2,p=1$LWvNah8h0v/TkVwdDOFW6g$sbhhVgZt30rY7fC6dazauzYd9b7VDbGIMjNVBDeoZTc';

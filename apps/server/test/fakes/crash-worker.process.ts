@@ -6,11 +6,10 @@
  */
 import { loadConfig } from '../../src/config';
 import { createContext } from '../../src/bootstrap';
-import { registerUser } from '../../src/modules/auth/auth.service';
-import { grantWelcomeCreditsOnce } from '../../src/modules/auth/welcome-credits';
-import { storeDirectUpload } from '../../src/modules/uploads/uploads.service';
-import { retouchTool } from '../../src/modules/retouch/retouch.tool';
-import { createToolJob, userActor } from '../../src/modules/tool-jobs/tool-jobs.service';
+import { registerUser, grantWelcomeCreditsOnce } from '../../src/modules/auth';
+import { storeDirectUpload } from '../../src/modules/uploads';
+import { retouchTool } from '../../src/modules/retouch';
+import { createToolJob, userActor } from '../../src/modules/tool-jobs';
 import { createFakeEngine } from './fake-engine';
 import { makeJpeg } from '../helpers/images';
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ToolJobPayloadSchema, type ToolJobPayload } from '../../src/jobs/job-map';
 import { JOB_SCHEMAS } from '../../src/jobs/job-map';
 import { AppError } from '../../src/lib/app-error';
-import { defineTool } from '../../src/modules/tool-jobs/tool-definition';
+import { defineTool } from '../../src/modules/tool-jobs';
 import { TOOLS } from '../../src/tools';
 
 declare module '../../src/jobs/job-map' {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { z } from 'zod';
 import { JOB_SCHEMAS, ToolJobPayloadSchema, type ToolJobPayload } from '../../src/jobs/job-map';
-import { defineTool } from '../../src/modules/tool-jobs/tool-definition';
+import { defineTool } from '../../src/modules/tool-jobs';
 import { TOOLS } from '../../src/tools';
 
 declare module '../../src/jobs/job-map' {

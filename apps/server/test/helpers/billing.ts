@@ -1,11 +1,7 @@
 import { expect } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { MailProvider } from '../../src/providers/mail/mail.provider';
-import type { PaymentsProvider } from '../../src/modules/billing/payments-provider';
-import { createLemonSqueezyProvider } from '../../src/modules/billing/providers/lemonsqueezy.provider';
-import type { SandboxProvider } from '../../src/modules/billing/providers/sandbox.provider';
-import { createStripeProvider } from '../../src/modules/billing/providers/stripe.provider';
-import { operatorToken } from '../../src/modules/billing/sandbox.routes';
+import { type PaymentsProvider, createLemonSqueezyProvider, type SandboxProvider, createStripeProvider, operatorToken } from '../../src/modules/billing';
 import { startFakeLemonSqueezy, type FakeLemonSqueezy, type FakeLsResource } from '../fakes/fake-lemonsqueezy.server';
 import { startFakeStripe, type FakeStripe, type FakeStripePrice } from '../fakes/fake-stripe.server';
 import type { TestDatabaseKind } from './databases';

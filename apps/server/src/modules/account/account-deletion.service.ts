@@ -6,10 +6,9 @@ import { inTransaction } from '../../db/tx';
 import { AppError, isAppError } from '../../lib/app-error';
 import { hitFixedWindow } from '../../lib/rate-limit';
 import { deletionRequestedMail } from '../../providers/mail/templates';
-import { verifyPassword } from '../auth/password';
-import { deleteSessionsOfUser, sessionReauthenticatedAt } from '../auth/session.service';
-import { deleteSignInEventsOfUser } from '../users/sign-in-history';
-import { cancelSubscription } from '../billing/billing.service';
+import { verifyPassword, deleteSessionsOfUser, sessionReauthenticatedAt } from '../auth';
+import { deleteSignInEventsOfUser } from '../users';
+import { cancelSubscription } from '../billing';
 import { siteLink } from '../../lib/site-link';
 import type { AccountServices } from './account-services';
 

@@ -4,8 +4,8 @@ import type { Db, DbOrTx, Tx } from '../../db/client';
 import { affiliateClicks, affiliateCodes, affiliateReferrals, affiliateRewards, sessions, users } from '../../db/schema';
 import { canonicalMailbox } from '../../lib/mailbox';
 import { clientKey } from '../../lib/rate-limit';
-import { grant, reclaim } from '../credits/credits.service';
-import { recentSignInMatch, SIGN_IN_HISTORY_DAYS, type SignInTrace } from '../users/sign-in-history';
+import { grant, reclaim } from '../credits';
+import { recentSignInMatch, SIGN_IN_HISTORY_DAYS, type SignInTrace } from '../users';
 
 /**
  * The affiliate programme (spec 001 §1/§7/§9, decision 013).

@@ -3,8 +3,8 @@ import { eq } from 'drizzle-orm';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { createTestApp, verifyFromOutbox, type TestApp } from '../../../test/helpers/test-app';
 import { affiliateCodes, affiliateReferrals, users } from '../../db/schema';
-import { getBalance, ledgerSums } from '../credits/credits.service';
-import type { SandboxProvider } from '../billing/providers/sandbox.provider';
+import { getBalance, ledgerSums } from '../credits';
+import type { SandboxProvider } from '../billing';
 import { canonicalMailbox } from '../../lib/mailbox';
 
 /**

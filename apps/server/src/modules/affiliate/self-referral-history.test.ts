@@ -3,10 +3,10 @@ import { eq } from 'drizzle-orm';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { createTestApp, verifyFromOutbox, type TestApp } from '../../../test/helpers/test-app';
 import { affiliateReferrals, signInEvents } from '../../db/schema';
-import { getBalance } from '../credits/credits.service';
-import type { SandboxProvider } from '../billing/providers/sandbox.provider';
-import { purgeDeletedAccounts } from '../account/account-deletion.service';
-import { purgeOldSignInEvents, SIGN_IN_HISTORY_DAYS } from '../users/sign-in-history';
+import { getBalance } from '../credits';
+import type { SandboxProvider } from '../billing';
+import { purgeDeletedAccounts } from '../account';
+import { purgeOldSignInEvents, SIGN_IN_HISTORY_DAYS } from '../users';
 
 const DAY = 86_400_000;
 

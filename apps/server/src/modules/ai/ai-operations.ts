@@ -4,9 +4,9 @@ import { AI_COSTS, AI_LIMITS, AutoPromptRequestSchema, RewriteRequestSchema, typ
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { LlmError, type LlmProvider } from '../../providers/llm';
-import { bannedKeywords } from '../settings/settings.service';
-import { getBalance } from '../credits/credits.service';
-import { defineMeteredOperation, refundUnconfirmedMeteredCalls } from '../tool-jobs/metered-call';
+import { bannedKeywords } from '../settings';
+import { getBalance } from '../credits';
+import { defineMeteredOperation, refundUnconfirmedMeteredCalls } from '../tool-jobs';
 
 /**
  * The AI text tools as metered operations of the kernel (decisions 022 and 036): each model call runs

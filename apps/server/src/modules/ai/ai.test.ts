@@ -5,9 +5,9 @@ import { imagePartsOf, startFakeOpenAi, type FakeOpenAi } from '../../../test/fa
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { meteredCalls } from '../../db/schema';
-import { clearSettingsCache } from '../settings/settings.service';
-import { getBalance, ledgerSums, spend } from '../credits/credits.service';
-import { refundStaleMeteredCalls, runMeteredCall } from '../tool-jobs/metered-call';
+import { clearSettingsCache } from '../settings';
+import { getBalance, ledgerSums, spend } from '../credits';
+import { refundStaleMeteredCalls, runMeteredCall } from '../tool-jobs';
 import { rewriteOperation } from './ai-operations';
 
 /** A multipart body with text fields and at most one `image` file. */

@@ -5,11 +5,9 @@ import type { DbOrTx } from '../../db/client';
 import { aiMessages, aiThreads, type AiMessageRow, type AiThreadRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { LlmError, type LlmImage, type LlmMessage } from '../../providers/llm';
-import { keyFromImageUrl, viewUrl } from '../uploads/image-urls';
-import { storeDirectUpload } from '../uploads/uploads.service';
+import { keyFromImageUrl, viewUrl, storeDirectUpload } from '../uploads';
 import { modelImage } from './ai-images';
-import { runMeteredCall } from '../tool-jobs/metered-call';
-import { requestFingerprint } from '../tool-jobs/tool-jobs.service';
+import { runMeteredCall, requestFingerprint } from '../tool-jobs';
 import { assertNoBannedKeyword, balanceOf, bytesHash, chatCost, chatOperation, requireLlm } from './ai-operations';
 import { CHAT_SYSTEM_PROMPT } from './prompts';
 

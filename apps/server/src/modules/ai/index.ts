@@ -7,4 +7,4 @@
 export { aiRoutes } from './ai.routes';
 
 // Housekeeping (housekeeping.ts): refunds of requests a process left behind or the page never applied.
-export { refundStaleAiRequests, refundUnconfirmedRewrites, staleAiRequestAgeMs } from './ai-requests';
+export { refundUnconfirmedRewrites, staleMeteredCallAgeMs } from './ai-operations';

@@ -6,8 +6,8 @@ import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fakes/fake-opena
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { creditLedger, meteredCalls } from '../../db/schema';
-import { getBalance, ledgerSums, spend } from '../credits/credits.service';
-import { refundStaleMeteredCalls } from '../tool-jobs/metered-call';
+import { getBalance, ledgerSums, spend } from '../credits';
+import { refundStaleMeteredCalls } from '../tool-jobs';
 
 /**
  * Issue 23 point 2 (decision 036): the AI text calls are inline metered calls of the kernel. Their

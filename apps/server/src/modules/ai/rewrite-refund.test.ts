@@ -5,8 +5,8 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fakes/fake-openai.server';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { meteredCalls, creditLedger } from '../../db/schema';
-import { getBalance, ledgerSums } from '../credits/credits.service';
-import { meteredSpendKey } from '../tool-jobs/metered-call';
+import { getBalance, ledgerSums } from '../credits';
+import { meteredSpendKey } from '../tool-jobs';
 import { refundUnconfirmedRewrites } from './ai-operations';
 
 /**

@@ -13,15 +13,14 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { clientKey } from '../../lib/rate-limit';
 import { requestLocale } from '../../lib/locale';
-import { presentUser } from '../users/users.presenter';
+import { presentUser, recordSignInEvent, signInTrace, signInTraceKey } from '../users';
 import { authenticate, registerAccount, retryAfterSeconds } from './auth.service';
 import { notifySignupAttempt } from './signup-attempt.service';
 import { issueUndoDeletionToken, undoAccountDeletion } from './undo-deletion';
 import { emailDomain, reserveSignupDomain, signupDomainClosed } from './signup-domain-limit';
-import { recordSignInEvent, signInTrace, signInTraceKey } from '../users/sign-in-history';
 import type { SignInKind, UserRow } from '../../db/schema';
 import { currentUser } from './auth.guard';
-import { AFFILIATE_COOKIE, attributeSignup, readAttributionCookie } from '../affiliate/affiliate.service';
+import { AFFILIATE_COOKIE, attributeSignup, readAttributionCookie } from '../affiliate';
 import { DEVICE_COOKIE, DEVICE_COOKIE_MAX_AGE_MS, DEVICE_COOKIE_PATH, deviceCookieKey, issueDevice, LEGACY_DEVICE_COOKIE_PATH, readDeviceCookie } from './device-cookie';
 import { createSession, deleteSession, SESSION_COOKIE } from './session.service';
 

@@ -4,7 +4,7 @@ import type { DbOrTx } from '../../db/client';
 import { users, type UserRow } from '../../db/schema';
 import { AppError, isAppError } from '../../lib/app-error';
 import { isUniqueViolation } from '../../lib/pg-errors';
-import { findUserByEmail, normalizeEmail } from '../users/users.service';
+import { findUserByEmail, normalizeEmail } from '../users';
 import type { DeviceIdentity } from './device-cookie';
 import { loginBuckets, reserveLoginAttempt, settleSuccessfulLogin } from './login-throttle.service';
 import { dummyPasswordHash, hashPassword, verifyPassword } from './password';

@@ -8,7 +8,7 @@ import { openDatabase } from '../../db/client';
 import { createPostgresDatabase, TEST_DATABASES, type TestDatabaseKind } from '../../../test/helpers/databases';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { waitFor } from '../../../test/helpers/wait';
-import { spend } from '../credits/credits.service';
+import { spend } from '../credits';
 import { SESSION_CACHE_APPLICATION_NAME } from './session-cache';
 
 const SERVER_ROOT = path.resolve(import.meta.dirname, '../../..');

@@ -4,7 +4,7 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { waitFor } from '../../../test/helpers/wait';
 import { sessions, users } from '../../db/schema';
-import { grant, spend } from '../credits/credits.service';
+import { grant, spend } from '../credits';
 import { deleteSessionsOfUser, purgeExpiredSessions, sessionIdFor } from './session.service';
 
 /**

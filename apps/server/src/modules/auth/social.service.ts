@@ -6,7 +6,7 @@ import { inTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
 import { isUniqueViolation } from '../../lib/pg-errors';
 import type { SocialProfile } from '../../providers/oauth';
-import { findUserByEmail, findUserById, normalizeEmail } from '../users/users.service';
+import { findUserByEmail, findUserById, normalizeEmail } from '../users';
 import { grantWelcomeCreditsOnce } from './welcome-credits';
 
 export interface SocialSignInOptions {

@@ -4,8 +4,8 @@ import type { DbOrTx } from '../../db/client';
 import { welcomeGrants } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { canonicalMailbox } from '../../lib/mailbox';
-import { grant } from '../credits/credits.service';
-import { normalizeEmail } from '../users/users.service';
+import { grant } from '../credits';
+import { normalizeEmail } from '../users';
 
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 

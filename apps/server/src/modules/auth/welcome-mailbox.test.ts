@@ -7,7 +7,7 @@ import { createTestApp, signUpAndLogin, verifyFromOutbox, type TestApp } from '.
 import { creditLedger, users, welcomeGrants } from '../../db/schema';
 import { MIGRATIONS_DIR } from '../../db/client';
 import { canonicalMailbox } from '../../lib/mailbox';
-import { purgeDeletedAccounts } from '../account/account-deletion.service';
+import { purgeDeletedAccounts } from '../account';
 import { legacyWelcomeAddressHash, welcomeMailboxHash } from './welcome-credits';
 
 const DAY = 86_400_000;

@@ -3,7 +3,7 @@ import type { FakeLemonSqueezy } from '../../../test/fakes/fake-lemonsqueezy.ser
 import { startLemonSqueezyBillingApp, type LemonSqueezyBillingApp } from '../../../test/helpers/billing';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
-import { getBalance, ledgerSums } from '../credits/credits.service';
+import { getBalance, ledgerSums } from '../credits';
 
 /**
  * The billing service with the Lemon Squeezy adapter against its fake server: LS-signed webhooks into

@@ -4,7 +4,7 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { paySandboxCheckout, startSandboxBillingApp } from '../../../test/helpers/billing';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { creditLedger, users } from '../../db/schema';
-import { getBalance, ledgerSums, spend } from '../credits/credits.service';
+import { getBalance, ledgerSums, spend } from '../credits';
 import type { SandboxProvider } from './providers/sandbox.provider';
 
 /**

@@ -16,7 +16,7 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import type { DbOrTx } from '../../db/client';
 import { billingCheckouts, billingEvents, creditLedger, sandboxObjects, subscriptions, users } from '../../db/schema';
-import { creditPeriods, getBalance, grant, ledgerSums, refund, spend } from '../credits/credits.service';
+import { creditPeriods, getBalance, grant, ledgerSums, refund, spend } from '../credits';
 import type { PaymentsProvider } from './payments-provider';
 import type { SandboxProvider } from './providers/sandbox.provider';
 

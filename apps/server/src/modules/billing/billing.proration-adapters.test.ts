@@ -6,7 +6,7 @@ import { startLemonSqueezyBillingApp, startStripeBillingApp, subscribeThroughStr
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { billingPayments } from '../../db/schema';
-import { getBalance, ledgerSums } from '../credits/credits.service';
+import { getBalance, ledgerSums } from '../credits';
 import type { PaymentsProvider } from './payments-provider';
 
 /**

@@ -4,7 +4,7 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { paySandboxCheckout, sandboxOperatorAuth, startSandboxBillingApp } from '../../../test/helpers/billing';
 import { signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { affiliateReferrals, affiliateRewards, billingEvents, billingPayments, creditLedger, sandboxObjects, subscriptions, users } from '../../db/schema';
-import { getBalance, ledgerSums } from '../credits/credits.service';
+import { getBalance, ledgerSums } from '../credits';
 import type { SandboxEventBody, SandboxProvider } from './providers/sandbox.provider';
 
 /**

@@ -15,7 +15,7 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { billingPayments, users } from '../../db/schema';
 import type { MailMessage, MailProvider } from '../../providers/mail/mail.provider';
-import { getBalance } from '../credits/credits.service';
+import { getBalance } from '../credits';
 import type { SandboxEventBody, SandboxProvider } from './providers/sandbox.provider';
 
 /**

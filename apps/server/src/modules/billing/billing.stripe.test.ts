@@ -3,7 +3,7 @@ import type { FakeStripe } from '../../../test/fakes/fake-stripe.server';
 import { startStripeBillingApp, type StripeBillingApp } from '../../../test/helpers/billing';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
-import { getBalance, ledgerSums } from '../credits/credits.service';
+import { getBalance, ledgerSums } from '../credits';
 
 /**
  * The billing service with the Stripe adapter against its fake server: Stripe-signed events into our

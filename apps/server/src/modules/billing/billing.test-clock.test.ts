@@ -4,7 +4,7 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { paySandboxCheckout, sandboxOperatorAuth, startSandboxBillingApp } from '../../../test/helpers/billing';
 import { signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { sandboxObjects, subscriptions, users } from '../../db/schema';
-import { getBalance, ledgerSums, spend } from '../credits/credits.service';
+import { getBalance, ledgerSums, spend } from '../credits';
 import type { SandboxProvider } from './providers/sandbox.provider';
 import { parseDuration } from './sandbox.routes';
 

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { billingEvents } from '../../db/schema';
-import { getBalance, ledgerSums } from '../credits/credits.service';
+import { getBalance, ledgerSums } from '../credits';
 import type { SandboxEventBody, SandboxProvider } from './providers/sandbox.provider';
 
 /**

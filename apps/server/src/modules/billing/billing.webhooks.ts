@@ -3,8 +3,8 @@ import { isPaymentIssueStatus, packCredits, planCredits, planRank, type PaidPlan
 import type { Tx } from '../../db/client';
 import { billingCheckouts, billingEvents, billingPayments, subscriptions, users } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { expireSubscriptionPeriods, grant, reclaim } from '../credits/credits.service';
-import { reverseReward, rewardReferral } from '../affiliate/affiliate.service';
+import { expireSubscriptionPeriods, grant, reclaim } from '../credits';
+import { reverseReward, rewardReferral } from '../affiliate';
 import { announceUserChanged } from '../../lib/user-changes';
 import type { AppServices } from '../../context';
 import {

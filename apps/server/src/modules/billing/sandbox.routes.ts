@@ -5,7 +5,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { requestLocale } from '../../lib/locale';
 import { isAdmin } from '../../policies';
-import { currentUser } from '../auth/auth.guard';
+import { currentUser } from '../auth';
 import { userByEmail } from './billing.service';
 import { PaymentProviderError } from './payments-provider';
 import { SANDBOX_CARD_OK, type SandboxProvider } from './providers/sandbox.provider';

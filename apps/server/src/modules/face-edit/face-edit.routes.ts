@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CreateFaceEditRequestSchema, CreateUpscaleHeadersSchema, ToolJobCreatedSchema } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { userOf } from '../../lib/request-user';
-import { createToolJob, userActor } from '../tool-jobs/tool-jobs.service';
+import { createToolJob, userActor } from '../tool-jobs';
 import { faceEditTool } from './face-edit.tool';
 
 /** POST /api/runpod-face-edit (spec 001 §7): starts a face-edit job on the kernel. */

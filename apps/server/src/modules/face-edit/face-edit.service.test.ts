@@ -8,7 +8,7 @@ import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { waitFor } from '../../../test/helpers/wait';
 import { jobs } from '../../db/schema';
-import { getBalance, ledgerSums } from '../credits/credits.service';
+import { getBalance, ledgerSums } from '../credits';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../../../../shared/fixtures/portraits');
 

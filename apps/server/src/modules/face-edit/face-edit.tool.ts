@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { FACE_EDIT, FaceEditInputSchema, faceEditCost } from '@dewy/contracts';
 import { AppError } from '../../lib/app-error';
-import { defineTool } from '../tool-jobs/tool-definition';
-import { maskHasPaint } from '../uploads/mask';
+import { defineTool } from '../tool-jobs';
+import { maskHasPaint } from '../uploads';
 
 /**
  * Face edit (spec 001 §2–§9, issue 11) as a tool of the kernel: `POST /api/runpod-face-edit {input}`.

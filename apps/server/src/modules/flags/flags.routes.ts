@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { FeatureFlagsResponseSchema, SiteInfoResponseSchema } from '@dewy/contracts';
 import type { AppContext } from '../../context';
-import { maintenanceState } from '../settings/settings.service';
+import { maintenanceState } from '../settings';
 
 /**
  * GET /api/feature/flags (spec 000 §7): `imageGenerationEnabled` is true exactly when the engine

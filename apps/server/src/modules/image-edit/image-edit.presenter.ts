@@ -1,9 +1,9 @@
 import { IMAGE_EDIT, type SeedreamGenerateResponse, type SeedreamHistoryItem, type SeedreamHistoryResponse, type SeedreamStatusResponse, type ToolJobCreated } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import type { JobRow } from '../../db/schema';
-import { viewUrl } from '../images/image-urls';
-import { resultUrlsOf } from '../images/images.service';
-import type { ToolJobsPage } from '../tool-jobs/tool-definition';
+import { viewUrl } from '../uploads';
+import { resultUrlsOf } from '../images';
+import type { ToolJobsPage } from '../tool-jobs';
 
 /**
  * How image-edit jobs appear to the page (spec 002 §3/§7, decision 023), the `present` part of the

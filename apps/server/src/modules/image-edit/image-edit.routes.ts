@@ -14,8 +14,7 @@ import {
 } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { userOf } from '../../lib/request-user';
-import { findToolJob, toolJobsPage } from '../tool-jobs/tool-jobs.presenter';
-import { createToolJob, userActor } from '../tool-jobs/tool-jobs.service';
+import { findToolJob, toolJobsPage, createToolJob, userActor } from '../tool-jobs';
 import { imageEditTool } from './image-edit.tool';
 
 /**

@@ -9,8 +9,8 @@ import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpe
 import { waitFor } from '../../../test/helpers/wait';
 import { startFakeSeedream, type FakeSeedream } from '../../../test/fakes/fake-seedream.server';
 import { jobs } from '../../db/schema';
-import { getBalance, ledgerSums, spend } from '../credits/credits.service';
-import { resultKeysOf } from '../images/images.service';
+import { getBalance, ledgerSums, spend } from '../credits';
+import { resultKeysOf } from '../images';
 
 const KEY = 'ark-test-key';
 

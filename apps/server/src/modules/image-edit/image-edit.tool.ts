@@ -4,8 +4,8 @@ import { IMAGE_EDIT, SeedreamGenerateRequestSchema, imageEditCost } from '@dewy/
 import { uploads } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { SeedreamError, type SeedreamImage } from '../../providers/seedream/seedream.client';
-import { maskHasPaint } from '../uploads/mask';
-import { defineTool, type ToolImage } from '../tool-jobs/tool-definition';
+import { maskHasPaint } from '../uploads';
+import { defineTool, type ToolImage } from '../tool-jobs';
 import { imageEditPresenter } from './image-edit.presenter';
 import { compositeOutsideMask, vendorReference } from './mask-merge';
 

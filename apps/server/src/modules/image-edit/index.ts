@@ -5,3 +5,4 @@
 
 export { imageEditRoutes } from './image-edit.routes';
 export { imageEditTool } from './image-edit.tool';
+export { errorOfRow } from './image-edit.presenter';

@@ -3,8 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ImageGenerationCreatedSchema } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { userOf } from '../../lib/request-user';
-import { readToolForm } from '../tool-jobs/tool-jobs.files';
-import { createToolJob, userActor } from '../tool-jobs/tool-jobs.service';
+import { readToolForm, createToolJob, userActor } from '../tool-jobs';
 import { imageGenerationTool } from './image-generation.tool';
 
 /**

@@ -9,7 +9,7 @@ import { startFakeKling, type FakeKling } from '../../../test/fakes/fake-kling.s
 import type { KlingConfig } from '../../config';
 import { createKlingGenerator } from '../../providers/kling/kling.generator';
 import { jobs, uploads } from '../../db/schema';
-import { getBalance, ledgerSums, spend } from '../credits/credits.service';
+import { getBalance, ledgerSums, spend } from '../credits';
 
 const AK = 'test-access-key';
 const SK = 'test-secret-key-0123456789';

@@ -13,9 +13,9 @@ import {
 import type { AppContext } from '../../context';
 import type { JobRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { bannedKeywords } from '../settings/settings.service';
-import { defineTool, type ToolRequestFile } from '../tool-jobs/tool-definition';
-import { sniffImageType } from '../uploads/image-inspect';
+import { bannedKeywords } from '../settings';
+import { defineTool, type ToolRequestFile } from '../tool-jobs';
+import { sniffImageType } from '../../lib/image-type';
 
 /**
  * The prompt sent with a reference-only run. Kling requires a prompt; the page extracts one from the

@@ -6,7 +6,7 @@ import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { meteredCalls, creditLedger, jobs, uploads } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { keyFromImageUrl } from '../uploads/image-urls';
+import { keyFromImageUrl } from '../uploads';
 
 /**
  * Issue 21 point 9: a malformed percent-escape in an image URL answered 500 (a URIError from

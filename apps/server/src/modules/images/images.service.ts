@@ -3,10 +3,9 @@ import { isErrorCode, type ErrorCode, type HistoryImage, type HistoryResponse, t
 import type { AppContext } from '../../context';
 import { jobs, uploads, type JobRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { sniffImageType } from '../uploads/image-inspect';
-import { storeDirectUpload } from '../uploads/uploads.service';
-import { rowHistoryFields, rowIsPartial, toolJobsPage } from '../tool-jobs/tool-jobs.presenter';
-import { ownedKeyFromUrl, viewUrl } from '../uploads/image-urls';
+import { sniffImageType } from '../../lib/image-type';
+import { storeDirectUpload, ownedKeyFromUrl, viewUrl } from '../uploads';
+import { rowHistoryFields, rowIsPartial, toolJobsPage } from '../tool-jobs';
 
 /**
  * The result keys of a row, first one first: all of a multi-image job's (`result_keys`), else its one

@@ -7,4 +7,4 @@
 export { imagesRoutes } from './images.routes';
 
 // Presenting a job's results (image edit, AI text).
-export { resultKeysOf, resultUrlsOf, readableKeyFromUrl } from './images.service';
+export { resultKeysOf, resultUrlsOf, readableKeyFromUrl, statusErrorOf } from './images.service';

@@ -4,7 +4,7 @@ import { NOTICES, type NoticeDetailResponse, type NoticeListResponse, type Notic
 import type { AppContext } from '../../context';
 import { noticeFiles, notices } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
-import { prepareOriginal } from '../uploads/image-reencode';
+import { prepareOriginal } from '../uploads';
 import { NOTICE_FILE_PATH, isBlankHtml, sanitizeNoticeHtml } from './notice-html';
 
 /**

@@ -4,8 +4,7 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { makeJpeg } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { aiMessages, aiThreads, uploads } from '../../db/schema';
-import { keyFromImageUrl } from '../uploads/image-urls';
-import { storeDirectUpload } from '../uploads/uploads.service';
+import { keyFromImageUrl, storeDirectUpload } from '../uploads';
 import { purgeExpiredContent, RETENTION_DAYS } from './retention.service';
 
 const DAY = 86_400_000;

@@ -9,8 +9,8 @@ import { loadConfig } from '../../config';
 import { creditLedger, jobs } from '../../db/schema';
 import { createFakeEngine } from '../../../test/fakes/fake-engine';
 import { createPostgresDatabase, TEST_DATABASES } from '../../../test/helpers/databases';
-import { getBalance, ledgerSums } from '../credits/credits.service';
-import { recoverStuckJobs } from '../tool-jobs/tool-jobs.recovery';
+import { getBalance, ledgerSums } from '../credits';
+import { recoverStuckJobs } from '../tool-jobs';
 
 const SERVER_ROOT = path.resolve(import.meta.dirname, '../../..');
 

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { CreateUpscaleHeadersSchema, CreateUpscaleRequestSchema, CreateUpscaleResponseSchema } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { userOf } from '../../lib/request-user';
-import { createToolJob, userActor } from '../tool-jobs/tool-jobs.service';
+import { createToolJob, userActor } from '../tool-jobs';
 import { retouchTool } from './retouch.tool';
 
 /** POST /api/runpod-upscale (spec 001 §3): starts a retouch + super-resolution job on the kernel. */

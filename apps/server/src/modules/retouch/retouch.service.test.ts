@@ -9,7 +9,7 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { makeJpeg, makePng, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { jobs, uploads, users } from '../../db/schema';
-import { getBalance, ledgerSums } from '../credits/credits.service';
+import { getBalance, ledgerSums } from '../credits';
 import { waitFor } from '../../../test/helpers/wait';
 
 function listFiles(dir: string): string[] {

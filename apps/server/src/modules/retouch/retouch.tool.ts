@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { isUpscaleBlocked, upscaleCost, UpscaleInputSchema } from '@dewy/contracts';
 import { AppError } from '../../lib/app-error';
-import { defineTool } from '../tool-jobs/tool-definition';
+import { defineTool } from '../tool-jobs';
 
 /**
  * Share of the whole job each engine stage ends at, for one progress bar across stages (the local

@@ -3,7 +3,7 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { waitFor } from '../../../test/helpers/wait';
-import { getBalance } from '../credits/credits.service';
+import { getBalance } from '../credits';
 import { clearSettingsCache } from './settings.service';
 
 /** The maintenance switch and the banned keywords (issue 13) on both databases. */

@@ -8,8 +8,24 @@
 export { jobEventsRoutes } from './job-events.routes';
 
 // What a tool is (tools.ts, the tool modules) and how a route starts one.
-export { defineTool, type ToolDefinition, type ToolImage, type ToolUpload, type ToolOutput, type ToolRunContext } from './tool-definition';
-export { createToolJob, replayIdempotentJob, requestFingerprint } from './tool-jobs.service';
+export { defineTool, type ToolDefinition, type ToolJobsPage, type ToolRequestFile, type ToolImage, type ToolUpload, type ToolOutput, type ToolRunContext } from './tool-definition';
+export { createToolJob, failAndRefund, fairKeyOf, requestFingerprint, userActor, type JobActor } from './tool-jobs.service';
+export { readToolForm } from './tool-jobs.files';
+export { findToolJob, rowHistoryFields, rowIsPartial, toolJobsPage, toolOfRow } from './tool-jobs.presenter';
+
+// The inline mode (decision 036): metered calls charged, recorded and refunded by the kernel.
+export {
+  confirmMeteredCall,
+  defineMeteredOperation,
+  meteredSpendKey,
+  refundMeteredCall,
+  refundStaleMeteredCalls,
+  refundUnconfirmedMeteredCalls,
+  replayMeteredCall,
+  runMeteredCall,
+  type MeteredCaller,
+  type MeteredOperation,
+} from './metered-call';
 
 // The queue handler, recovery and events (bootstrap.ts, housekeeping.ts, context.ts).
 export { toolJobHandler } from './tool-jobs.handler';

@@ -17,7 +17,7 @@ import { createPostgresDatabase, TEST_DATABASES } from '../../../test/helpers/da
 import { openJobEvents } from '../../../test/helpers/event-stream';
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { closeContext, createContext, createTestApp, signUpAndLogin, useOutboxOf, type TestApp } from '../../../test/helpers/test-app';
-import { getBalance } from '../credits/credits.service';
+import { getBalance } from '../credits';
 import { recoverStuckJobs } from './tool-jobs.recovery';
 import { freePort } from '../../../test/helpers/wait';
 

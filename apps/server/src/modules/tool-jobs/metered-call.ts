@@ -7,8 +7,8 @@ import type { DbOrTx, Tx } from '../../db/client';
 import { meteredCalls, users, type MeteredCallRow } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError } from '../../lib/app-error';
-import { getBalance, refund, spend } from '../credits/credits.service';
-import { assertNotInMaintenance } from '../settings/settings.service';
+import { getBalance, refund, spend } from '../credits';
+import { assertNotInMaintenance } from '../settings';
 import { requestFingerprint } from './tool-jobs.service';
 
 /**

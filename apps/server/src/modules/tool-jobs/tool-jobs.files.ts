@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
-import { discardDirectUpload, storeDirectUpload } from '../uploads/uploads.service';
+import { discardDirectUpload, storeDirectUpload } from '../uploads';
 import type { ToolDefinition, ToolFiles, ToolRequestFile } from './tool-definition';
 
 /**

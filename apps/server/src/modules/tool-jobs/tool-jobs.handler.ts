@@ -4,13 +4,12 @@ import type { HistorySource, JobErrorCode } from '@dewy/contracts';
 import type { AppServices } from '../../context';
 import { jobs } from '../../db/schema';
 import type { JobHandler } from '../../jobs/queue';
-import { ownedKeyFromUrl, viewUrl } from '../uploads/image-urls';
-import { getConfirmedUpload } from '../uploads/uploads.service';
+import { ownedKeyFromUrl, viewUrl, getConfirmedUpload } from '../uploads';
 import type { ToolDefinition, ToolImage, ToolOutput } from './tool-definition';
 import { failAndRefund } from './tool-jobs.service';
 import { inTransaction } from '../../db/tx';
 import { failureOf, JobFailure } from '../../lib/job-failure';
-import { refundPart } from '../credits/credits.service';
+import { refundPart } from '../credits';
 
 /** How often a running job's row is stamped (ms); recovery calls a job dead after `HEARTBEAT.staleMs`. */
 export const HEARTBEAT = { intervalMs: 10_000, staleMs: 30_000 } as const;

@@ -9,7 +9,7 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { waitFor } from '../../../test/helpers/wait';
-import { getBalance, ledgerSums, spend } from '../credits/credits.service';
+import { getBalance, ledgerSums, spend } from '../credits';
 import { failAndRefund } from './tool-jobs.service';
 
 /**

@@ -10,7 +10,7 @@ import { createFakeEngine } from '../../../test/fakes/fake-engine';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { makeJpeg, makePng, multipartBody } from '../../../test/helpers/images';
 import { createContext, createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
-import { getBalance, ledgerSums } from '../credits/credits.service';
+import { getBalance, ledgerSums } from '../credits';
 import { recoverStuckJobs } from './tool-jobs.recovery';
 import { createToolJob, userActor } from './tool-jobs.service';
 import { waitFor } from '../../../test/helpers/wait';

@@ -1,4 +1,4 @@
-import { assertNotInMaintenance } from '../settings/settings.service';
+import { assertNotInMaintenance } from '../settings';
 import { createHash, randomUUID } from 'node:crypto';
 import { and, asc, count, eq, inArray, isNotNull, ne, or, sql } from 'drizzle-orm';
 import type { PresignUploadRequest, PresignUploadResponse, UploadResponse } from '@dewy/contracts';

@@ -5,7 +5,7 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { startFakeRunpod, type FakeRunpod } from '../../../test/fakes/fake-runpod.server';
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
-import { getBalance } from '../../modules/credits/credits.service';
+import { getBalance } from '../../modules/credits';
 import { createRetouchEngine, localPoolConfig } from './index';
 import { enginesFromConfig } from '../engine-registry';
 import { createLocalPool } from './local.engine';
