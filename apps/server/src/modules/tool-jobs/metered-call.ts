@@ -145,6 +145,18 @@ async function lockCaller(tx: DbOrTx, caller: MeteredCaller): Promise<void> {
 }
 
 /**
+ * Locks the user row of a call (`FOR UPDATE`) before the call's own row is touched. Every transaction that
+ * ends a call — its completion (whose `finish` inserts rows referencing the user: KEY SHARE on the user row),
+ * its refund and the housekeeping sweeps (whose ledger refund locks the user row) — takes the user row
+ * first, so none of them can hold the call row while waiting for the user row that another holds while
+ * waiting for the call row (a deadlock PostgreSQL found under parallel failures racing stale sweeps).
+ */
+async function lockOwnerOfCall(tx: DbOrTx, callId: string): Promise<void> {
+  const owner = (await tx.select({ userId: meteredCalls.userId }).from(meteredCalls).where(eq(meteredCalls.id, callId)))[0];
+  if (owner) await tx.select({ id: users.id }).from(users).where(eq(users.id, owner.userId)).for('update');
+}
+
+/**
  * The answer stored under a caller's Idempotency-Key for this operation, when the key was used before
  * (see {@link runMeteredCall}); null without a key or for a new key. Services call it before any work a
  * retry must not repeat; `runMeteredCall` checks again under the caller's lock.
@@ -238,6 +250,7 @@ export async function runMeteredCall<S extends z.ZodType, P, St extends { thread
   }
 
   const answer = await inTransaction(db, async (tx) => {
+    await lockOwnerOfCall(tx, call.id);
     const a = await steps.finish(tx, call, result);
     const done = await tx
       .update(meteredCalls)
@@ -258,6 +271,7 @@ export async function runMeteredCall<S extends z.ZodType, P, St extends { thread
  */
 export async function refundMeteredCall(db: DbOrTx, callId: string, code: ErrorCode): Promise<boolean> {
   return inTransaction(db, async (tx) => {
+    await lockOwnerOfCall(tx, callId);
     const rows = await tx
       .update(meteredCalls)
       .set({ status: 'refunded', errorCode: code, finishedAt: new Date() })
@@ -331,6 +345,7 @@ export async function refundUnconfirmedMeteredCalls(
   const done: string[] = [];
   for (const r of due) {
     const refunded = await inTransaction(db, async (tx) => {
+      await lockOwnerOfCall(tx, r.id);
       const rows = await tx
         .update(meteredCalls)
         .set({ status: 'refunded', errorCode: 'NOTHING_TO_CHARGE' })

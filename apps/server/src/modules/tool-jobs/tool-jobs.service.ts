@@ -123,7 +123,12 @@ export async function createToolJob<S extends z.ZodType, C extends Capability>(
 
   await assertNotInMaintenance(ctx);
   const minimum = Object.keys(toStore).length ? (tool.files?.costBeforeFiles?.(input) ?? 0) : 0;
-  if (minimum > 0 && (await getBalance(db, userId)).total < minimum) throw new AppError('INSUFFICIENT_CREDITS');
+  if (minimum > 0 && (await getBalance(db, userId)).total < minimum) {
+    // A parallel request under the same key may have charged since the replay check above: answer its job.
+    const late = await replayIdempotentJob(ctx, tool, userId, opts.idempotencyKey, requestHash);
+    if (late) return late;
+    throw new AppError('INSUFFICIENT_CREDITS');
+  }
   const accepted = await acceptFiles(ctx, tool.files, userId, toStore);
   let keepFiles = false;
   try {
