@@ -3,7 +3,6 @@ import type { HistorySource } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { images } from '../../db/schema';
 import type { JobName } from '../../jobs/job-map';
-import { HEARTBEAT } from './tool-jobs.handler';
 import { failAndRefund } from './tool-jobs.service';
 
 export interface RecoveryOptions {
@@ -14,12 +13,12 @@ export interface RecoveryOptions {
   singleOwner: boolean;
   /** A job older than this (ms since creation) is failed whatever the queue says. */
   maxAgeMs: number;
-  /** An active job whose heartbeat is older than this (ms) lost its worker. Default HEARTBEAT.staleMs. */
+  /** An active job whose heartbeat is older than this (ms) lost its worker. Default `config.workers.staleMs`. */
   staleHeartbeatMs?: number;
 }
 
 /**
- * Recovery of paid jobs after a crash, run at start and by the reaper (every 15 s): each `processing`
+ * Recovery of paid jobs after a crash, run at start and by the reaper (every `config.workers.reaperIntervalMs`): each `processing`
  * row is judged by the queue of ITS OWN job name (stored on the row), so every tool's jobs are
  * recovered by their own definition. Failed and refunded (once, conditionally) when:
  * - the queue job is missing, failed, expired, cancelled, or completed while the row is still processing;
@@ -30,7 +29,7 @@ export interface RecoveryOptions {
  * @returns the image ids failed and refunded by this call.
  */
 export async function recoverStuckJobs(ctx: AppContext, opts: RecoveryOptions): Promise<number[]> {
-  const stale = opts.staleHeartbeatMs ?? HEARTBEAT.staleMs;
+  const stale = opts.staleHeartbeatMs ?? ctx.config.workers.staleMs;
   const rows = await ctx.database.db
     .select({ id: images.id, userId: images.userId, jobId: images.jobId, source: images.source, jobName: images.jobName, queueJobId: images.queueJobId, createdAt: images.createdAt, heartbeatAt: images.heartbeatAt })
     .from(images)
