@@ -20,16 +20,36 @@ const KLING = { accessKey: 'e2e-access-key', secretKey: 'e2e-secret-key-01234567
 // the server's outbox (DATA_DIR/outbox, decision 020) in the same folder the server writes.
 const dataDir = process.env.E2E_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'dewy-e2e-'));
 process.env.E2E_DATA_DIR = dataDir;
+/**
+ * The second app server, with its own database and outbox, for the specs that change what every page of
+ * a server shows (notices, the maintenance switch): they run beside the others instead of after them.
+ */
+const GLOBAL_PORT = Number(process.env.E2E_GLOBAL_PORT ?? PORT + 2000);
+const globalDataDir = process.env.E2E_GLOBAL_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'dewy-e2e-global-'));
+process.env.E2E_GLOBAL_DATA_DIR = globalDataDir;
 /** The fake OpenAI-compatible server the prompt chat talks to (chat.spec.ts); started before the app. */
 const LLM_PORT = Number(process.env.E2E_LLM_PORT ?? PORT + 20_000);
 const sharedModels = path.resolve(ROOT, '../shared/models');
 export const E2E_DATA_DIR = dataDir;
+/** Every app server the specs run against: its origin and its DATA_DIR (global-setup creates the administrator on each). */
+export const E2E_SERVERS = [
+  { origin: `http://localhost:${PORT}`, dataDir },
+  { origin: `http://localhost:${GLOBAL_PORT}`, dataDir: globalDataDir },
+];
 /** The fake ModelArk (Seedream) image API the image-edit spec runs against (issue 16). */
 const SEEDREAM_PORT = Number(process.env.E2E_SEEDREAM_PORT ?? PORT + 1500);
 const SEEDREAM_KEY = 'e2e-seedream-key';
 
-/** Specs that use the shared administrator account or publish notices every page may show. */
-const GLOBAL_STATE_SPECS = ['**/notices.spec.ts', '**/image-generation.spec.ts'];
+/**
+ * Specs that change what every page of their server shows (a published notice, the maintenance switch):
+ * they run on the second server, one at a time.
+ */
+const GLOBAL_STATE_SPECS = ['**/notices.spec.ts'];
+/**
+ * Specs whose tests share a fake's state (social-auth: the fake Kakao's "next user"), so their tests run
+ * in order on one worker, beside everything else.
+ */
+const IN_ORDER_SPECS = ['**/social-auth.spec.ts'];
 
 /**
  * A fake vendor server started before the app (Playwright's webServer list), on 127.0.0.1; `ready` is
@@ -42,19 +62,23 @@ function fakeServer(script: string, ready: string | number, env: Record<string, 
 
 export default defineConfig({
   testDir: './specs',
-  // Creates the administrator (the first account, id 1) once the server is up, before any spec.
+  // Creates the administrator (the first account, id 1) on each app server once they are up, before any spec.
   globalSetup: './global-setup.ts',
   outputDir: path.join(ROOT, '.artifacts/e2e-results'),
   timeout: 180_000,
   expect: { timeout: 15_000 },
-  // Two workers on one server: every spec signs up its own users, so spec files run side by side
-  // (tests inside a file stay in order). The specs that change or read what every page shows (the
-  // administrator account, notices) run afterwards in a project of their own, one at a time (decision 033).
-  fullyParallel: false,
-  workers: 2,
+  // Every test signs up its own users, so the tests of all files run side by side on one server (those
+  // of IN_ORDER_SPECS, which share a fake's state, in order). The specs that change what every page
+  // shows (notices, maintenance) run at the same time on a second server with its own database, one at a
+  // time; that project is listed first so that its chain starts at once (decision 033 and its addendum).
+  // Three workers: a test mostly waits (on the server, the engine, the page's polls), so a third keeps
+  // the two cores busier.
+  fullyParallel: true,
+  workers: 3,
   projects: [
-    { name: 'independent', testIgnore: GLOBAL_STATE_SPECS },
-    { name: 'global-state', testMatch: GLOBAL_STATE_SPECS, workers: 1, dependencies: ['independent'] },
+    { name: 'global-state', testMatch: GLOBAL_STATE_SPECS, workers: 1, use: { baseURL: `http://localhost:${GLOBAL_PORT}` } },
+    { name: 'in-order', testMatch: IN_ORDER_SPECS, fullyParallel: false },
+    { name: 'independent', testIgnore: [...GLOBAL_STATE_SPECS, ...IN_ORDER_SPECS] },
   ],
   // A test that needs a retry is a defect to fix: flakiness is reported, not hidden, in CI too (decision 033).
   retries: 0,
@@ -88,51 +112,57 @@ export default defineConfig({
       { FAKE_SEEDREAM_PORT: String(SEEDREAM_PORT), FAKE_SEEDREAM_KEY: SEEDREAM_KEY },
     ),
     fakeServer('apps/server/test/fakes/fake-openai.server.ts', `http://127.0.0.1:${LLM_PORT}/health`, { FAKE_OPENAI_PORT: String(LLM_PORT), FAKE_OPENAI_CHUNK_MS: '150' }),
-    {
-      command: 'node --import tsx apps/server/src/api.ts',
-      cwd: ROOT,
-      url: `http://localhost:${PORT}/api/feature/flags`,
-      timeout: 120_000,
-      reuseExistingServer: false,
-      stdout: 'ignore',
-      stderr: 'pipe',
-      env: {
-        PORT: String(PORT),
-        HOST: '127.0.0.1',
-        PUBLIC_URL: `http://localhost:${PORT}`,
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-        // The specs buy through the sandbox's test checkout, on purpose (decision 028).
-        PAYMENTS_SANDBOX_IN_PRODUCTION: 'true',
-        MODELS_DIR: process.env.MODELS_DIR ?? (fs.existsSync(sharedModels) ? sharedModels : path.join(ROOT, 'data/models')),
-        LOGIN_MAX_FAILURES_PER_IP: '1000',
-        // every spec signs up from 127.0.0.1; the limits themselves are tested in apps/server
-        SIGNUP_MAX_PER_IP: '1000',
-        SIGNUP_MAX_PER_DOMAIN: '1000',
-        // Hops from 127.0.0.1/::1 may name the client in X-Forwarded-For. Only a spec that sends the header
-        // on purpose is affected (mypage.spec: a referred visitor must not share the sharer's address, or
-        // the self-referral rule refuses the reward); every other request still counts as 127.0.0.1.
-        TRUST_PROXY: 'loopback',
-        KAKAO_CLIENT_ID: 'e2e-kakao',
-        KAKAO_CLIENT_SECRET: 'e2e-kakao-secret',
-        KAKAO_BASE_URL: FAKE_SOCIAL,
-        KAKAO_API_BASE_URL: FAKE_SOCIAL,
-        NAVER_CLIENT_ID: 'e2e-naver',
-        NAVER_CLIENT_SECRET: 'e2e-naver-secret',
-        NAVER_BASE_URL: FAKE_SOCIAL,
-        NAVER_API_BASE_URL: FAKE_SOCIAL,
-        KLING_ACCESS_KEY: KLING.accessKey,
-        KLING_SECRET_KEY: KLING.secretKey,
-        KLING_BASE_URL: `http://127.0.0.1:${KLING_PORT}`,
-        KLING_POLL_INTERVAL_MS: '300',
-        SEEDREAM_API_KEY: SEEDREAM_KEY,
-        SEEDREAM_BASE_URL: `http://127.0.0.1:${SEEDREAM_PORT}`,
-        SEEDREAM_RETRY_BASE_MS: '200',
-        // The prompt chat's language model: the fake above (only chat.spec.ts uses it).
-        LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
-        LLM_MODEL: 'fake-model',
-      },
-    },
+    appServer(PORT, dataDir),
+    appServer(GLOBAL_PORT, globalDataDir),
   ],
 });
+
+/** The real server (apps/server) on `port` with its own DATA_DIR (embedded PGlite, outbox, files). */
+function appServer(port: number, dir: string) {
+  return {
+    command: 'node --import tsx apps/server/src/api.ts',
+    cwd: ROOT,
+    url: `http://localhost:${port}/api/feature/flags`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    env: {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: `http://localhost:${port}`,
+      DATA_DIR: dir,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      // The specs buy through the sandbox's test checkout, on purpose (decision 028).
+      PAYMENTS_SANDBOX_IN_PRODUCTION: 'true',
+      MODELS_DIR: process.env.MODELS_DIR ?? (fs.existsSync(sharedModels) ? sharedModels : path.join(ROOT, 'data/models')),
+      LOGIN_MAX_FAILURES_PER_IP: '1000',
+      // every spec signs up from 127.0.0.1; the limits themselves are tested in apps/server
+      SIGNUP_MAX_PER_IP: '1000',
+      SIGNUP_MAX_PER_DOMAIN: '1000',
+      // Hops from 127.0.0.1/::1 may name the client in X-Forwarded-For. Only a spec that sends the header
+      // on purpose is affected (mypage.spec: a referred visitor must not share the sharer's address, or
+      // the self-referral rule refuses the reward); every other request still counts as 127.0.0.1.
+      TRUST_PROXY: 'loopback',
+      KAKAO_CLIENT_ID: 'e2e-kakao',
+      KAKAO_CLIENT_SECRET: 'e2e-kakao-secret',
+      KAKAO_BASE_URL: FAKE_SOCIAL,
+      KAKAO_API_BASE_URL: FAKE_SOCIAL,
+      NAVER_CLIENT_ID: 'e2e-naver',
+      NAVER_CLIENT_SECRET: 'e2e-naver-secret',
+      NAVER_BASE_URL: FAKE_SOCIAL,
+      NAVER_API_BASE_URL: FAKE_SOCIAL,
+      KLING_ACCESS_KEY: KLING.accessKey,
+      KLING_SECRET_KEY: KLING.secretKey,
+      KLING_BASE_URL: `http://127.0.0.1:${KLING_PORT}`,
+      KLING_POLL_INTERVAL_MS: '300',
+      SEEDREAM_API_KEY: SEEDREAM_KEY,
+      SEEDREAM_BASE_URL: `http://127.0.0.1:${SEEDREAM_PORT}`,
+      SEEDREAM_RETRY_BASE_MS: '200',
+      // The prompt chat's language model: the fake above (only chat.spec.ts uses it).
+      LLM_BASE_URL: `http://127.0.0.1:${LLM_PORT}/v1`,
+      LLM_MODEL: 'fake-model',
+    },
+  };
+}

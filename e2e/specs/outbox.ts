@@ -2,13 +2,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /**
- * The e2e server's outbox (`$DATA_DIR/outbox/*.eml`, decision 020): the embedded mail provider writes
- * every message there, so the specs open the links a customer would click.
+ * The e2e servers' outboxes (`$DATA_DIR/outbox/*.eml`, decision 020): the embedded mail provider writes
+ * every message there, so the specs open the links a customer would click. One per app server
+ * (E2E_DATA_DIR, E2E_GLOBAL_DATA_DIR: see playwright.config.ts); the specs' addresses are unique, so a
+ * spec finds its mail in whichever its server wrote.
  */
-export function outboxDir(): string {
-  const dir = process.env.E2E_DATA_DIR;
-  if (!dir) throw new Error('E2E_DATA_DIR is not set (see playwright.config.ts)');
-  return path.join(dir, 'outbox');
+export function outboxDirs(): string[] {
+  const dirs = [process.env.E2E_DATA_DIR, process.env.E2E_GLOBAL_DATA_DIR].filter((d): d is string => !!d);
+  if (!dirs.length) throw new Error('E2E_DATA_DIR is not set (see playwright.config.ts)');
+  return dirs.map((d) => path.join(d, 'outbox'));
 }
 
 function decodePart(headers: string, body: string): string {
@@ -41,15 +43,17 @@ function readEml(file: string): { to: string; body: string } {
 
 /**
  * The newest link to `/<page>?token=…` (or `/en/<page>…`) mailed to `email`, as an absolute URL, or
- * undefined when none has been written yet.
+ * undefined when none has been written yet. `dirs`: the outboxes to read (default every server's; the
+ * file names sort by time across them).
  */
-export function latestMailedLink(email: string, page: 'verify-email' | 'reset-password'): string | undefined {
-  const dir = outboxDir();
-  if (!fs.existsSync(dir)) return undefined;
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).sort().reverse();
+export function latestMailedLink(email: string, page: 'verify-email' | 'reset-password', dirs: string[] = outboxDirs()): string | undefined {
+  const files = dirs
+    .filter((dir) => fs.existsSync(dir))
+    .flatMap((dir) => fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).map((f) => ({ f, file: path.join(dir, f) })))
+    .sort((a, b) => (a.f < b.f ? 1 : a.f > b.f ? -1 : 0));
   const re = new RegExp(`https?://[^\\s"<>]+/${page}\\?token=[A-Za-z0-9_.%-]+`);
-  for (const f of files) {
-    const m = readEml(path.join(dir, f));
+  for (const { file } of files) {
+    const m = readEml(file);
     if (!m.to.toLowerCase().includes(email.toLowerCase())) continue;
     const hit = re.exec(m.body);
     if (hit) return hit[0];

@@ -119,6 +119,14 @@ const EnvSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).default(1),
   /** A job running longer than this is failed and refunded (s). */
   JOB_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(600),
+  /**
+   * The dead-worker chain (ms): a running job's row is stamped every JOB_HEARTBEAT_MS; a job whose stamp is
+   * older than JOB_STALE_MS lost its worker; the reaper looks every JOB_REAPER_INTERVAL_MS. The defaults
+   * refund a SIGKILLed worker's job within 45 s; tests run the same chain on short intervals.
+   */
+  JOB_HEARTBEAT_MS: z.coerce.number().int().min(50).default(10_000),
+  JOB_STALE_MS: z.coerce.number().int().min(100).default(30_000),
+  JOB_REAPER_INTERVAL_MS: z.coerce.number().int().min(50).default(15_000),
   /** Per-user quota of stored uploads (count, bytes) until the retention deletes them (decision 032). */
   UPLOAD_QUOTA_MAX_FILES: z.coerce.number().int().min(1).default(UPLOAD_LIMITS.defaultMaxStoredUploadsPerUser),
   UPLOAD_QUOTA_MAX_BYTES: z.coerce.number().int().min(1).default(UPLOAD_LIMITS.defaultMaxStoredBytesPerUser),
@@ -390,7 +398,8 @@ export interface AppConfig {
   };
   engine: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string; runpodApiKey?: string; runpodPollIntervalMs: number; modelsDir: string; threads: number; warmUp: boolean };
   faceEdit: { kind: 'local' | 'runpod'; runpodEndpointUrl?: string };
-  workers: { inProcess: boolean; concurrency: number; jobTimeoutSeconds: number };
+  /** `heartbeatMs`, `staleMs`, `reaperIntervalMs`: the dead-worker chain (JOB_HEARTBEAT_MS…, see EnvSchema). */
+  workers: { inProcess: boolean; concurrency: number; jobTimeoutSeconds: number; heartbeatMs: number; staleMs: number; reaperIntervalMs: number };
   /** Kling (image generation, 002 §2); null when not configured (the engine registry then has no `image-generation`). */
   vendors: { kling: KlingConfig | null };
   /** Image edit on BytePlus ModelArk Seedream (decision 023); `apiKey` unset = not configured. */
@@ -453,6 +462,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (e.RETOUCH_ENGINE === 'runpod' && (!e.RUNPOD_ENDPOINT_URL || !e.RUNPOD_API_KEY)) {
     throw new Error('Invalid configuration:\n  RUNPOD_ENDPOINT_URL and RUNPOD_API_KEY: required when RETOUCH_ENGINE=runpod');
   }
+  // A live worker misses at most one stamp before the reaper would call it dead.
+  if (e.JOB_STALE_MS < 2 * e.JOB_HEARTBEAT_MS) throw new Error('Invalid configuration:\n  JOB_STALE_MS: must be at least twice JOB_HEARTBEAT_MS');
   if (e.NODE_ENV === 'production' && e.PAYMENTS_PROVIDER === 'sandbox' && !e.PAYMENTS_SANDBOX_IN_PRODUCTION) {
     throw new Error(SANDBOX_IN_PRODUCTION_REFUSED);
   }
@@ -514,7 +525,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       warmUp: e.ENGINE_WARMUP ?? e.NODE_ENV !== 'test',
     },
     faceEdit: { kind: e.FACE_EDIT_ENGINE, runpodEndpointUrl: e.RUNPOD_FACE_EDIT_ENDPOINT_URL },
-    workers: { inProcess: e.RUN_WORKERS, concurrency: e.WORKER_CONCURRENCY, jobTimeoutSeconds: e.JOB_TIMEOUT_SECONDS },
+    workers: {
+      inProcess: e.RUN_WORKERS,
+      concurrency: e.WORKER_CONCURRENCY,
+      jobTimeoutSeconds: e.JOB_TIMEOUT_SECONDS,
+      heartbeatMs: e.JOB_HEARTBEAT_MS,
+      staleMs: e.JOB_STALE_MS,
+      reaperIntervalMs: e.JOB_REAPER_INTERVAL_MS,
+    },
     vendors: { kling: klingConfig(e) },
     seedream: {
       apiKey: e.SEEDREAM_API_KEY?.trim() || undefined,

@@ -6,16 +6,15 @@ import { recoverStuckJobs, refundStaleMeteredCalls } from './modules/tool-jobs';
 import { purgeStalePendingUploads } from './modules/uploads';
 import { refundUnconfirmedRewrites, staleMeteredCallAgeMs } from './modules/ai';
 
-/** How often the job reaper runs (ms): with the 10 s heartbeat and 30 s staleness, a dead worker's job is refunded within 45 s. */
-export const REAPER_INTERVAL_MS = 15_000;
 /** How often expired rows (sessions, rate-limit counters, sign-in history past its days, unconfirmed uploads…) are purged (ms). */
 export const PURGE_INTERVAL_MS = 60_000;
 
 /**
- * Periodic upkeep of a process that serves the API or runs workers: the job reaper (paid jobs whose
- * worker died or whose queue job is gone are failed and refunded, once), the purge of expired rows, and
- * the refunds of inline metered calls (calls a dead process left pending; rewrites never confirmed by the
- * page — decisions 022 and 036).
+ * Periodic upkeep of a process that serves the API or runs workers: the job reaper, every
+ * `config.workers.reaperIntervalMs` (paid jobs whose worker died — no heartbeat for `staleMs` — or whose
+ * queue job is gone are failed and refunded, once; with the defaults a dead worker's job within 45 s), the
+ * purge of expired rows, and the refunds of inline metered calls (calls a dead process left pending;
+ * rewrites never confirmed by the page — decisions 022 and 036).
  * Every process may run it: each step is conditional, so two processes never refund twice.
  * @returns a stop function.
  */
@@ -26,7 +25,7 @@ export function startHousekeeping(ctx: AppContext): () => void {
     recoverStuckJobs(ctx, { singleOwner: false, maxAgeMs })
       .then((ids) => ids.length && log.warn({ imageIds: ids }, 'failed and refunded jobs whose worker stopped'))
       .catch((err) => log.error({ err }, 'job recovery failed'));
-  }, REAPER_INTERVAL_MS);
+  }, ctx.config.workers.reaperIntervalMs);
   const purge = setInterval(() => {
     const db = ctx.database.db;
     purgeExpiredSessions(db, ctx.config.session).catch((err) => log.error({ err }, 'session purge failed'));

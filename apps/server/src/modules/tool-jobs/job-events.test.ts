@@ -22,6 +22,8 @@ import { recoverStuckJobs } from './tool-jobs.recovery';
 import { freePort } from '../../../test/helpers/wait';
 
 const SERVER_ROOT = path.resolve(import.meta.dirname, '../../..');
+/** Heartbeat, staleness and reaper intervals (ms) of the cross-process suite's API and worker. */
+const CHAIN = { heartbeatMs: 500, staleMs: 5_000, reaperIntervalMs: 500 };
 
 
 async function uploadPhoto(app: FastifyInstance, cookie: string, w = 300, h = 200): Promise<string> {
@@ -107,6 +109,8 @@ describe.skipIf(!TEST_DATABASES.some((k) => k.name === 'postgres'))('a separate 
   let app: FastifyInstance;
   let base: string;
   let env: Record<string, string>;
+  /** One worker process for both tests (a start is tsx + the app, seconds): the second test kills it. */
+  let w: ReturnType<typeof startWorkerProcess>;
   const cleanups: (() => Promise<void>)[] = [];
 
   beforeAll(async () => {
@@ -124,6 +128,12 @@ describe.skipIf(!TEST_DATABASES.some((k) => k.name === 'postgres'))('a separate 
       RUNPOD_ENDPOINT_URL: fake.endpointUrl,
       RUNPOD_API_KEY: 'rp-key',
       RUNPOD_POLL_INTERVAL_MS: '50',
+      // The dead-worker chain on short intervals (production: 10 s / 30 s / 15 s, checked below): the same
+      // heartbeat → staleness → reaper path, refunded in ≈6 s instead of ≈45 s. Staleness stays 10 beats,
+      // so a worker delayed by load is not called dead.
+      JOB_HEARTBEAT_MS: String(CHAIN.heartbeatMs),
+      JOB_STALE_MS: String(CHAIN.staleMs),
+      JOB_REAPER_INTERVAL_MS: String(CHAIN.reaperIntervalMs),
     };
     // The API process: no workers of its own, so every job runs in the separate worker.
     ctx = await createContext(loadConfig({ ...env, NODE_ENV: 'test', LOG_LEVEL: 'silent', RUN_WORKERS: 'false' }), { engines: { retouch: createFakeEngine() } });
@@ -137,65 +147,76 @@ describe.skipIf(!TEST_DATABASES.some((k) => k.name === 'postgres'))('a separate 
       fs.rmSync(dataDir, { recursive: true, force: true });
       await fake.close();
     });
+    w = startWorkerProcess(env);
+    cleanups.push(async () => {
+      if (w.child.exitCode === null && w.child.signalCode === null) w.child.kill('SIGTERM');
+    });
   });
   afterAll(async () => {
     for (const c of cleanups.reverse()) await c();
   });
 
   it('a job finished by the worker reaches the API\'s stream within 1 s', async () => {
-    const w = startWorkerProcess(env);
+    await w.ready;
+    const { cookie } = await signUpAndLogin(app);
+    const stream = await openJobEvents(base, cookie);
     try {
-      await w.ready;
-      const { cookie } = await signUpAndLogin(app);
-      const stream = await openJobEvents(base, cookie);
-      try {
-        const image = await uploadPhoto(app, cookie);
-        const job = (await app.inject({ method: 'POST', url: '/api/runpod-upscale', headers: { cookie }, payload: { input: { image } } })).json();
-        const done = await stream.waitFor((e) => e.type === 'status' && e.jobId === job.jobId, 30_000);
-        expect(done.event).toMatchObject({ status: 'completed' });
-        const [row] = await ctx.database.db.select().from(jobs).where(eq(jobs.jobId, job.jobId));
-        const latencyMs = done.at - row!.completedAt!.getTime();
-        console.log(`[job-events] worker completion → API stream: ${latencyMs} ms`);
-        expect(latencyMs).toBeLessThan(1000);
-      } finally {
-        await stream.close();
-      }
+      const image = await uploadPhoto(app, cookie);
+      const job = (await app.inject({ method: 'POST', url: '/api/runpod-upscale', headers: { cookie }, payload: { input: { image } } })).json();
+      const done = await stream.waitFor((e) => e.type === 'status' && e.jobId === job.jobId, 30_000);
+      expect(done.event).toMatchObject({ status: 'completed' });
+      const [row] = await ctx.database.db.select().from(jobs).where(eq(jobs.jobId, job.jobId));
+      const latencyMs = done.at - row!.completedAt!.getTime();
+      console.log(`[job-events] worker completion → API stream: ${latencyMs} ms`);
+      expect(latencyMs).toBeLessThan(1000);
     } finally {
-      w.child.kill('SIGTERM');
+      await stream.close();
     }
+  });
+
+  it('with the default intervals, a dead worker\'s job is refunded within 60 s of its last heartbeat (staleness + one reaper pass)', () => {
+    const d = loadConfig({ NODE_ENV: 'test' }).workers;
+    expect([d.heartbeatMs, d.staleMs, d.reaperIntervalMs]).toEqual([10_000, 30_000, 15_000]);
+    expect(d.staleMs + d.reaperIntervalMs).toBeLessThanOrEqual(60_000);
+    expect(() => loadConfig({ NODE_ENV: 'test', JOB_HEARTBEAT_MS: '1000', JOB_STALE_MS: '1500' })).toThrow(/JOB_STALE_MS: must be at least twice JOB_HEARTBEAT_MS/);
   });
 
   it('a SIGKILLed worker\'s job is refunded within 60 s, exactly once', async () => {
     fake.options.mode = 'hang';
-    const w = startWorkerProcess(env);
     const stopReaper = startHousekeeping(ctx); // the API process's reaper, as `npm start` runs it
     try {
       await w.ready;
       const { cookie, user } = await signUpAndLogin(app);
       const image = await uploadPhoto(app, cookie);
       const job = (await app.inject({ method: 'POST', url: '/api/runpod-upscale', headers: { cookie }, payload: { input: { image } } })).json();
-      // the worker has the job: its heartbeat is on the row
-      for (let i = 0; i < 200; i++) {
-        const [r] = await ctx.database.db.select().from(jobs).where(eq(jobs.id, job.imageId));
-        if (r!.heartbeatAt) break;
-        await new Promise((r) => setTimeout(r, 100));
+      // the worker has the job and keeps stamping it: a second heartbeat after the first
+      const readRow = async () => (await ctx.database.db.select().from(jobs).where(eq(jobs.id, job.imageId)))[0]!;
+      let first: Date | null = null;
+      let beating = false;
+      for (let i = 0; i < 600 && !beating; i++) {
+        const r = await readRow();
+        if (r.heartbeatAt && !first) first = r.heartbeatAt;
+        beating = !!first && !!r.heartbeatAt && r.heartbeatAt > first;
+        if (!beating) await new Promise((r) => setTimeout(r, 100));
       }
+      expect(beating).toBe(true);
+      expect((await readRow()).status).toBe('processing');
       expect((await getBalance(ctx.database.db, user.id)).total).toBe(300 - job.cost);
       w.child.kill('SIGKILL');
+      await new Promise((r) => w.child.once('exit', r));
       const killedAt = Date.now();
-      let refundedAt = 0;
-      while (Date.now() - killedAt < 70_000) {
-        const [r] = await ctx.database.db.select().from(jobs).where(eq(jobs.id, job.imageId));
-        if (r!.status === 'failed') {
-          refundedAt = Date.now();
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 250));
+      const lastBeat = (await readRow()).heartbeatAt!;
+      // a deadline, not a margin: the chain above refunds ≈ CHAIN.staleMs after the last heartbeat
+      let row = await readRow();
+      while (row.status !== 'failed' && Date.now() - killedAt < 60_000) {
+        await new Promise((r) => setTimeout(r, 100));
+        row = await readRow();
       }
-      const seconds = (refundedAt - killedAt) / 1000;
-      console.log(`[reaper] SIGKILLed worker's job refunded after ${seconds.toFixed(1)} s`);
-      expect(refundedAt).toBeGreaterThan(0);
-      expect(seconds).toBeLessThan(60);
+      console.log(`[reaper] SIGKILLed worker's job refunded after ${((Date.now() - killedAt) / 1000).toFixed(1)} s`);
+      expect(row.status).toBe('failed');
+      // the reaper's heartbeat rule did it, and only once the heartbeat had gone stale
+      expect(row.error).toBe('recovered: worker stopped (no heartbeat)');
+      expect(row.updatedAt.getTime() - lastBeat.getTime()).toBeGreaterThanOrEqual(CHAIN.staleMs);
       expect((await getBalance(ctx.database.db, user.id)).total).toBe(300);
       // another reaper pass (of any process) changes nothing
       expect(await recoverStuckJobs(ctx, { singleOwner: false, maxAgeMs: 3_600_000 })).toEqual([]);
@@ -205,7 +226,6 @@ describe.skipIf(!TEST_DATABASES.some((k) => k.name === 'postgres'))('a separate 
     } finally {
       stopReaper();
       fake.options.mode = 'complete';
-      if (w.child.exitCode === null) w.child.kill('SIGKILL');
     }
-  }, 120_000);
+  });
 });

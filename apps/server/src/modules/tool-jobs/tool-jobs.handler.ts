@@ -11,15 +11,14 @@ import { inTransaction } from '../../db/tx';
 import { failureOf, JobFailure } from '../../lib/job-failure';
 import { refundPart } from '../credits';
 
-/** How often a running job's row is stamped (ms); recovery calls a job dead after `HEARTBEAT.staleMs`. */
-export const HEARTBEAT = { intervalMs: 10_000, staleMs: 30_000 } as const;
 /** Progress events of one job are sent at most this often (ms); the last one of a stage always goes. */
 const PROGRESS_MIN_INTERVAL_MS = 250;
 
 /**
  * The one job handler of every tool (GUIDE §3 worker step): reads the job's row; does nothing unless
  * it is still `processing` (at-least-once queue); parses the stored input with the tool's own schema;
- * resolves the tool's engine from the registry; stamps a heartbeat on the row every `HEARTBEAT.intervalMs` while it runs; runs the tool with a
+ * resolves the tool's engine from the registry; stamps a heartbeat on the row every `config.workers.heartbeatMs`
+ * while it runs (recovery calls a job dead once its stamp is older than `config.workers.staleMs`); runs the tool with a
  * throttled progress reporter; stores the image under `u/<userId>/results/<jobId>.<ext>`; completes
  * the row only if it is still `processing` (else deletes the stored file); on any error fails and
  * refunds once. Progress and the final status are published on the job event bus.
@@ -36,7 +35,7 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
       const jobLog = log.child({ tool: tool.name, jobId: row.jobId, imageId, userId: row.userId });
       const beat = () => db.update(jobs).set({ heartbeatAt: new Date() }).where(and(eq(jobs.id, imageId), eq(jobs.status, 'processing')));
       await beat();
-      const heartbeat = setInterval(() => void beat().catch((err) => jobLog.warn({ err }, 'heartbeat failed')), HEARTBEAT.intervalMs);
+      const heartbeat = setInterval(() => void beat().catch((err) => jobLog.warn({ err }, 'heartbeat failed')), ctx.config.workers.heartbeatMs);
       heartbeat.unref();
 
       let lastSent = 0;

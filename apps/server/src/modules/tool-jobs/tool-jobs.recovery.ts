@@ -2,7 +2,6 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { jobs } from '../../db/schema';
 import type { JobName } from '../../jobs/job-map';
-import { HEARTBEAT } from './tool-jobs.handler';
 import { failAndRefund } from './tool-jobs.service';
 
 export interface RecoveryOptions {
@@ -13,12 +12,12 @@ export interface RecoveryOptions {
   singleOwner: boolean;
   /** A job older than this (ms since creation) is failed whatever the queue says. */
   maxAgeMs: number;
-  /** An active job whose heartbeat is older than this (ms) lost its worker. Default HEARTBEAT.staleMs. */
+  /** An active job whose heartbeat is older than this (ms) lost its worker. Default `config.workers.staleMs`. */
   staleHeartbeatMs?: number;
 }
 
 /**
- * Recovery of paid jobs after a crash, run at start and by the reaper (every 15 s): each `processing`
+ * Recovery of paid jobs after a crash, run at start and by the reaper (every `config.workers.reaperIntervalMs`): each `processing`
  * row is judged by the queue of ITS OWN job name (stored on the row), so every tool's jobs are
  * recovered by their own definition. Failed and refunded (once, conditionally) when:
  * - the queue job is missing, failed, expired, cancelled, or completed while the row is still processing;
@@ -29,7 +28,7 @@ export interface RecoveryOptions {
  * @returns the image ids failed and refunded by this call.
  */
 export async function recoverStuckJobs(ctx: AppContext, opts: RecoveryOptions): Promise<number[]> {
-  const stale = opts.staleHeartbeatMs ?? HEARTBEAT.staleMs;
+  const stale = opts.staleHeartbeatMs ?? ctx.config.workers.staleMs;
   const rows = await ctx.database.db
     .select({ id: jobs.id, userId: jobs.userId, jobId: jobs.jobId, source: jobs.source, jobName: jobs.jobName, queueJobId: jobs.queueJobId, createdAt: jobs.createdAt, heartbeatAt: jobs.heartbeatAt })
     .from(jobs)
