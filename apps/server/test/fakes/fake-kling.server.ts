@@ -8,8 +8,9 @@ import sharp from 'sharp';
  * A fake Kling API speaking the documented image-generation protocol, for contract tests of the Kling
  * adapter and the e2e suite (GUIDE §6). Listens on 127.0.0.1 (port 0 = a free one).
  *
- *   Authorization: Bearer <JWT>  HS256 with the secret key; `iss` must be the access key, `exp` about
- *                                now + 1800 s, `nbf` about now − 5 s. Otherwise HTTP 401 with Kling's
+ *   Authorization: Bearer <JWT>  HS256 with the secret key; `iss` must be the access key, `exp` in the
+ *                                future and at most now + 1800 s, `nbf` in the past and about exp − 1805 s
+ *                                (a token is reused while it lives). Otherwise HTTP 401 with Kling's
  *                                code 1000–1004.
  *   POST /v1/images/generations  {model_name, prompt, image?, image_reference?, n, aspect_ratio}
  *                                → {code: 0, data: {task_id, task_status: 'submitted'}}
@@ -102,8 +103,9 @@ export async function startFakeKling(opts: FakeKlingOptions): Promise<FakeKling>
       if (decodeProtectedHeader(m[1]!).alg !== 'HS256') return refuse(1002, 'alg must be HS256');
       const { payload } = await jwtVerify(m[1]!, secret, { algorithms: ['HS256'], issuer: state.options.accessKey, clockTolerance: 0 });
       const now = Math.floor(Date.now() / 1000);
-      if (typeof payload.exp !== 'number' || Math.abs(payload.exp - (now + 1800)) > 120) return refuse(1002, 'exp must be about now + 1800');
-      if (typeof payload.nbf !== 'number' || payload.nbf > now || now - payload.nbf > 120) return refuse(1003, 'nbf must be about now - 5');
+      // A token lives about 30 minutes (exp = issue + 1800, nbf = issue − 5) and may be reused while it lives.
+      if (typeof payload.exp !== 'number' || payload.exp <= now || payload.exp > now + 1800 + 120) return refuse(1002, 'exp must be in the future, at most now + 1800');
+      if (typeof payload.nbf !== 'number' || payload.nbf > now + 5 || payload.exp - payload.nbf > 1800 + 120) return refuse(1003, 'nbf must be in the past, about exp - 1805');
       state.lastClaims = payload as Record<string, unknown>;
       return true;
     } catch (err) {
