@@ -8,6 +8,11 @@ import { ConsistencyRedirect, ImageGenerationGate, RedirectIfSignedIn, RequireAu
  * Every page is code-split (decision 025): declare it here with `lazyPage(() => import(...))`, never with
  * a static import — ESLint rejects a static page import in this file, and the bundle-budget test fails
  * when the landing route's first load passes 150 kB of gzipped JavaScript.
+ *
+ * A tool page (upscale, face-edit, image-edit, image-generation) runs on its client definition
+ * `features/<tool>/tool.ts` (history kind, polling schedule from shared/tool-job/lib/polling.ts, error
+ * code → message map, cost rule) and the shared workspace (shared/tool-job, decision 037); messages such as
+ * the insufficient-credits text live once in locales/{ko,en}.json (`toolJob.error.*`).
  */
 // The landing page uses no React Query: its first load stays without the library.
 const LandingPage = lazyPage(() => import('../features/landing/components/landing-page').then((m) => ({ default: m.LandingPage })), { reactQuery: false });
