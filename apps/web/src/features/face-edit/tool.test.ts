@@ -1,21 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lib/api-client';
-import { FakeEventSource } from '../../shared/tool-job/testing/fake-event-source';
 import { installFakeApi } from '../../shared/tool-job/testing/fake-api';
 import { historyImage } from '../../shared/tool-job/testing/history-image';
-import { settle, workspaceHarness } from '../../shared/tool-job/testing/workspace-harness';
+import { settle, setUpWorkspaceTests, workspaceHarness } from '../../shared/tool-job/testing/workspace-harness';
 import { faceEditTool } from './tool';
 
-beforeEach(() => {
-  FakeEventSource.reset();
-  vi.useFakeTimers();
-  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-});
+setUpWorkspaceTests();
 
 const page = (images: ReturnType<typeof historyImage>[]) => ({ body: { images, pagination: { hasMore: false, nextOffset: null } } });
 

@@ -1,21 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/api-client';
 import { INSUFFICIENT_CREDITS_KEY } from '../../shared/tool-job';
-import { FakeEventSource } from '../../shared/tool-job/testing/fake-event-source';
 import { installFakeApi } from '../../shared/tool-job/testing/fake-api';
-import { settle, workspaceHarness } from '../../shared/tool-job/testing/workspace-harness';
+import { settle, setUpWorkspaceTests, workspaceHarness } from '../../shared/tool-job/testing/workspace-harness';
 import { imageEditCallMessage, imageEditTool } from './tool';
 
-beforeEach(() => {
-  FakeEventSource.reset();
-  vi.useFakeTimers();
-  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-});
+setUpWorkspaceTests();
 
 const JOB = '0b6f1c9e-4d2a-4c1e-9f3b-5a7d2e8c1f00';
 const TASK = `seedream-${JOB}`;

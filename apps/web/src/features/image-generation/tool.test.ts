@@ -1,23 +1,13 @@
 import { IMAGE_GENERATION } from '@dewy/contracts';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lib/api-client';
 import { INSUFFICIENT_CREDITS_KEY } from '../../shared/tool-job';
-import { FakeEventSource } from '../../shared/tool-job/testing/fake-event-source';
 import { installFakeApi } from '../../shared/tool-job/testing/fake-api';
 import { historyImage } from '../../shared/tool-job/testing/history-image';
-import { settle, workspaceHarness } from '../../shared/tool-job/testing/workspace-harness';
+import { settle, setUpWorkspaceTests, workspaceHarness } from '../../shared/tool-job/testing/workspace-harness';
 import { imageGenerationTool } from './tool';
 
-beforeEach(() => {
-  FakeEventSource.reset();
-  vi.useFakeTimers();
-  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-});
+setUpWorkspaceTests();
 
 describe('imageGenerationTool in the workspace (002 §3/§4/§7/§8)', () => {
   it('reads the grouped history (10 first), keeps the local copy, and shows it when the server cannot be read', async () => {

@@ -1,23 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../lib/api-client';
 import { INSUFFICIENT_CREDITS_KEY, JOB_FAILED_KEY } from '../../shared/tool-job';
-import { FakeEventSource } from '../../shared/tool-job/testing/fake-event-source';
 import { installFakeApi } from '../../shared/tool-job/testing/fake-api';
 import { historyImage } from '../../shared/tool-job/testing/history-image';
-import { settle, workspaceHarness } from '../../shared/tool-job/testing/workspace-harness';
+import { settle, setUpWorkspaceTests, workspaceHarness } from '../../shared/tool-job/testing/workspace-harness';
 import { DEFAULT_OPTIONS, buildUpscaleInput } from './lib/options';
 import { upscaleMessage, upscaleTool } from './tool';
 
-beforeEach(() => {
-  FakeEventSource.reset();
-  vi.useFakeTimers();
-  vi.spyOn(console, 'warn').mockImplementation(() => undefined);
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-  vi.unstubAllGlobals();
-});
+setUpWorkspaceTests();
 
 describe('upscaleTool: its catalogue (001 §8)', () => {
   it('maps a failed create call: the shared insufficient-credits message, the blocking dialog, nothing for an ended session', () => {

@@ -1,4 +1,4 @@
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 import { JobEventsClient } from '../lib/job-events';
 import type { ClientToolDefinition, ToolMessage } from '../lib/tool-definition';
 import { ToolWorkspace, type PendingJob, type PendingJobStore } from '../lib/workspace';
@@ -32,4 +32,22 @@ export function workspaceHarness<Item, CostInput, Api>(definition: ClientToolDef
 /** Let awaited calls answer (microtasks only; no time passes on the fake clock). */
 export async function settle(): Promise<void> {
   for (let i = 0; i < 8; i++) await vi.advanceTimersByTimeAsync(0);
+}
+
+/**
+ * Registers the hooks every workspace test file needs (call once at the top of the file): before each
+ * test a fresh FakeEventSource, fake timers and a quiet `console.warn`; after it real timers, mocks
+ * restored and globals unstubbed.
+ */
+export function setUpWorkspaceTests(): void {
+  beforeEach(() => {
+    FakeEventSource.reset();
+    vi.useFakeTimers();
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+    vi.unstubAllGlobals();
+  });
 }
