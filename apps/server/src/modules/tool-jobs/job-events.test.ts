@@ -215,7 +215,8 @@ describe.skipIf(!TEST_DATABASES.some((k) => k.name === 'postgres'))('a separate 
       console.log(`[reaper] SIGKILLed worker's job refunded after ${((Date.now() - killedAt) / 1000).toFixed(1)} s`);
       expect(row.status).toBe('failed');
       // the reaper's heartbeat rule did it, and only once the heartbeat had gone stale
-      expect(row.error).toBe('recovered: worker stopped (no heartbeat)');
+      expect(row.errorCode).toBe('JOB_LOST');
+      expect(row.error).toBe('worker stopped (no heartbeat)');
       expect(row.updatedAt.getTime() - lastBeat.getTime()).toBeGreaterThanOrEqual(CHAIN.staleMs);
       expect((await getBalance(ctx.database.db, user.id)).total).toBe(300);
       // another reaper pass (of any process) changes nothing
