@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './scripts/vitest-sequencer.ts';
 
 // One Vitest run for every workspace's unit and integration tests (*.test.ts beside the code).
 export default defineConfig({
@@ -10,6 +11,10 @@ export default defineConfig({
     // saturated 2-core machine (npm run test:stress) is not cut off while it waits for its events.
     testTimeout: 120_000,
     hookTimeout: 300_000,
+    // Longest file first, from the committed scripts/vitest-durations.json (decision 033 addendum).
+    sequence: { sequencer: LongestFirstSequencer },
+    // The default report, and per-file timings (import included) in .artifacts/vitest-timings.json.
+    reporters: ['default', './scripts/vitest-timings.ts'],
     pool: 'forks',
     fileParallelism: true,
     maxWorkers: 2,
