@@ -49,57 +49,68 @@ export const ChatSendFieldsSchema = z.object({
 });
 export type ChatSendFields = z.infer<typeof ChatSendFieldsSchema>;
 
+// The answers of the AI text calls are declared on their routes (decision 038: the contract carries them).
+
 /** A chat message as the page reads it (002 §3: role, text, image_url). */
-export interface ChatMessage {
-  id: number;
-  role: 'user' | 'assistant';
-  text: string;
+export const ChatMessageSchema = z.object({
+  id: z.number().int(),
+  role: z.enum(['user', 'assistant']),
+  text: z.string(),
   /** Signed view URL of the attached image, or null. */
-  image_url: string | null;
-  created_at: string;
-}
+  image_url: z.string().nullable(),
+  created_at: z.string(),
+});
+export type ChatMessage = z.infer<typeof ChatMessageSchema>;
 
 /** A chat thread (002 §3: id, title). */
-export interface ChatThread {
-  id: string;
-  title: string;
-  created_at: string;
-  updated_at: string;
-}
+export const ChatThreadSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type ChatThread = z.infer<typeof ChatThreadSchema>;
 
 /** GET /api/ai/threads?limit=50&cursor= (002 §7). `nextCursor` is null on the last page. */
 export const ThreadListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(AI_LIMITS.threadPageSize).default(AI_LIMITS.threadPageSize),
   cursor: safeText().max(200).optional(),
 });
-export interface ThreadListResponse {
-  success: true;
-  threads: ChatThread[];
-  nextCursor: string | null;
-}
+export const ThreadListResponseSchema = z.object({
+  success: z.literal(true),
+  threads: z.array(ChatThreadSchema),
+  nextCursor: z.string().nullable(),
+});
+export type ThreadListResponse = z.infer<typeof ThreadListResponseSchema>;
 
 /** GET /api/ai/threads/{id}/messages?limit=100[&before=<message id>]: the newest page, oldest first. */
 export const MessageListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(AI_LIMITS.messagePageSize).default(AI_LIMITS.messagePageSize),
   before: z.coerce.number().int().positive().optional(),
 });
-export interface MessageListResponse {
-  success: true;
-  messages: ChatMessage[];
+export const MessageListResponseSchema = z.object({
+  success: z.literal(true),
+  messages: z.array(ChatMessageSchema),
   /** Older messages exist: ask again with `before` = the first message's id. */
-  hasMore: boolean;
-}
+  hasMore: z.boolean(),
+});
+export type MessageListResponse = z.infer<typeof MessageListResponseSchema>;
 
 export const ThreadIdParamsSchema = z.object({ id: ThreadIdSchema });
 
+/** DELETE /api/ai/threads/{id} (002 §7: success). */
+export const ThreadDeleteResponseSchema = z.object({ success: z.literal(true) });
+export type ThreadDeleteResponse = z.infer<typeof ThreadDeleteResponseSchema>;
+
 /** GET /api/ai/chat/charge-enabled (002 §7). `cost` is what one send costs while enabled. */
-export interface ChargeEnabledResponse {
-  success: true;
-  enabled: boolean;
-  cost: number;
+export const ChargeEnabledResponseSchema = z.object({
+  success: z.literal(true),
+  enabled: z.boolean(),
+  cost: z.number().int(),
   /** False when no language model is configured: the page says the tool is not configured. */
-  configured: boolean;
-}
+  configured: z.boolean(),
+});
+export type ChargeEnabledResponse = z.infer<typeof ChargeEnabledResponseSchema>;
 
 /** POST /api/ai/chat answer (002 §7: success, threadId, message). */
 export interface ChatSendResponse {
@@ -134,21 +145,23 @@ export const RewriteRequestSchema = z.object({
   threadId: z.union([ThreadIdSchema, z.literal(''), z.null()]).optional(),
 });
 export type RewriteRequest = z.infer<typeof RewriteRequestSchema>;
-export interface RewriteResponse {
-  success: true;
-  rewrittenPrompt: string;
-  threadId: string;
+export const RewriteResponseSchema = z.object({
+  success: z.literal(true),
+  rewrittenPrompt: z.string(),
+  threadId: z.string(),
   /** The rewrite's charge; POST /api/credit/use with it confirms (never repeats) that charge. */
-  rewriteId: string;
-  charged: number;
-  credits: number;
-}
+  rewriteId: z.string(),
+  charged: z.number().int(),
+  credits: z.number().int(),
+});
+export type RewriteResponse = z.infer<typeof RewriteResponseSchema>;
 
 /** POST /api/ai/extract-prompt-from-image answer (002 §7: success, prompt). Body: the image's raw bytes. */
-export interface ExtractPromptResponse {
-  success: true;
-  prompt: string;
-}
+export const ExtractPromptResponseSchema = z.object({
+  success: z.literal(true),
+  prompt: z.string(),
+});
+export type ExtractPromptResponse = z.infer<typeof ExtractPromptResponseSchema>;
 
 /** POST /api/seedream/auto-prompt (002 §5, §7): up to 4 image URLs of the caller's own images + notes. */
 export const AutoPromptRequestSchema = z.object({
@@ -156,12 +169,13 @@ export const AutoPromptRequestSchema = z.object({
   userNotes: safeText({ multiline: true }).max(AI_LIMITS.promptMax).default(''),
 });
 export type AutoPromptRequest = z.infer<typeof AutoPromptRequestSchema>;
-export interface AutoPromptResponse {
-  success: true;
-  prompt: string;
-  charged: number;
-  credits: number;
-}
+export const AutoPromptResponseSchema = z.object({
+  success: z.literal(true),
+  prompt: z.string(),
+  charged: z.number().int(),
+  credits: z.number().int(),
+});
+export type AutoPromptResponse = z.infer<typeof AutoPromptResponseSchema>;
 
 /**
  * POST /api/credit/use (002 §7: JSON with amount 3). Never a charge of its own (decision 022): it confirms
@@ -173,12 +187,13 @@ export const CreditUseRequestSchema = z.object({
   rewriteId: z.string().uuid().optional(),
 });
 export type CreditUseRequest = z.infer<typeof CreditUseRequestSchema>;
-export interface CreditUseResponse {
-  success: true;
+export const CreditUseResponseSchema = z.object({
+  success: z.literal(true),
   /** The rewrite whose charge this confirms. */
-  rewriteId: string;
-  amount: number;
+  rewriteId: z.string(),
+  amount: z.number().int(),
   /** True: the charge was already made by the rewrite; nothing was taken now. */
-  alreadyCharged: true;
-  credits: number;
-}
+  alreadyCharged: z.literal(true),
+  credits: z.number().int(),
+});
+export type CreditUseResponse = z.infer<typeof CreditUseResponseSchema>;

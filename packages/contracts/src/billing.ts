@@ -189,35 +189,41 @@ export const PLAN_CHANGE_MESSAGES = {
 } as const;
 
 /** One ledger entry of GET /api/credits/history (issue 10): newest first, with the balance after it. */
-export interface CreditHistoryEntry {
-  id: number;
-  created_at: string;
+export const CreditHistoryEntrySchema = z.object({
+  id: z.number().int(),
+  created_at: z.string(),
   /** grant (welcome, purchase, period, affiliate reward), spend, refund (failed job), expire, reclaim (refunded payment, debt settlement). */
-  kind: 'grant' | 'spend' | 'refund' | 'expire' | 'reclaim';
-  bucket: 'one_time' | 'bonus' | 'subscription';
+  kind: z.enum(['grant', 'spend', 'refund', 'expire', 'reclaim']),
+  bucket: z.enum(['one_time', 'bonus', 'subscription']),
   /** Signed credits. */
-  delta: number;
+  delta: z.number().int(),
   /**
    * Why, in English words (the sentence the ledger stored before migration 0021, rebuilt from the code):
    * for support and logs. The page renders `reason_code` / `reason_params`, never this.
    */
-  reason: string;
+  reason: z.string(),
   /** Why, as a code (packages/contracts ledger.ts `LedgerReasonSchema`; decision 036). */
-  reason_code: string;
-  /** The code's typed parameters (pack, plan, source, operation…); `parseLedgerReason` validates the pair. */
-  reason_params: Record<string, unknown>;
-  reference: string | null;
+  reason_code: z.string(),
+  /**
+   * The code's typed parameters (pack, plan, source, operation…); `parseLedgerReason` validates the pair.
+   * Declared open (every key kept): a reason's parameters vary by code, and a newer code's must still reach the page.
+   */
+  reason_params: z.record(z.string(), z.unknown()),
+  reference: z.string().nullable(),
   /** The customer's total balance right after this entry (the running sum of the ledger). */
-  balance_after: number;
+  balance_after: z.number().int(),
   /** The job a spend paid for or a refund returned, when there is one. */
-  job: { jobId: string; source: string; status: string } | null;
-}
+  job: z.object({ jobId: z.string(), source: z.string(), status: z.string() }).nullable(),
+});
+export type CreditHistoryEntry = z.infer<typeof CreditHistoryEntrySchema>;
 
-export interface CreditHistoryResponse {
-  success: true;
-  items: CreditHistoryEntry[];
-  pagination: { hasMore: boolean; nextOffset: number | null };
-}
+/** GET /api/credits/history?limit=&offset= (issue 10), declared on its route (decision 038). */
+export const CreditHistoryResponseSchema = z.object({
+  success: z.literal(true),
+  items: z.array(CreditHistoryEntrySchema),
+  pagination: z.object({ hasMore: z.boolean(), nextOffset: z.number().int().nullable() }),
+});
+export type CreditHistoryResponse = z.infer<typeof CreditHistoryResponseSchema>;
 
 /** Page sizes of the credit history. */
 export const CREDIT_HISTORY_PAGE = { default: 25, max: 100 } as const;

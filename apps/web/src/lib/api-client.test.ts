@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
-import type { JobStatusResponse, User } from '@dewy/contracts';
+import type { ChargeEnabledResponse, JobStatusResponse, User } from '@dewy/contracts';
 import { api, ApiError, apiUrl, EMAIL_NOT_VERIFIED_EVENT, undeclaredAnswer, type UndeclaredAnswer } from './api-client';
 
 /** Decision 032: a refusal for an unverified e-mail raises one window event the verify banner listens to. */
@@ -93,7 +93,9 @@ describe('api client: the typed calls', () => {
     const compileOnly = async () => {
       expectTypeOf(await api.get('/api/image/status/{jobId}', { path: { jobId: 'j' } })).toMatchTypeOf<JobStatusResponse>();
       expectTypeOf(await api.post('/api/auth/login', { body: { email: 'a@example.com', password: 'pw' } })).toMatchTypeOf<User>();
-      expectTypeOf(api.get('/api/ai/chat/charge-enabled')).toEqualTypeOf<Promise<UndeclaredAnswer>>();
+      expectTypeOf(await api.get('/api/ai/chat/charge-enabled')).toMatchTypeOf<ChargeEnabledResponse>();
+      // The chat send declares no JSON answer (an event stream on success): the page cannot read it untyped.
+      expectTypeOf(api.post('/api/ai/chat', { body: new FormData() })).toEqualTypeOf<Promise<UndeclaredAnswer>>();
       // @ts-expect-error a path the server does not serve
       await api.get('/api/image/statuses/{jobId}', { path: { jobId: 'j' } });
       // @ts-expect-error the path parameter is required

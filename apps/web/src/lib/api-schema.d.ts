@@ -368,7 +368,15 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            configured: boolean;
+                            cost: number;
+                            enabled: boolean;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -405,7 +413,13 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            prompt: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -449,7 +463,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            charged: number;
+                            credits: number;
+                            rewriteId: string;
+                            rewrittenPrompt: string;
+                            /** @enum {boolean} */
+                            success: true;
+                            threadId: string;
+                        };
+                    };
                 };
             };
         };
@@ -483,7 +507,19 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            nextCursor: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                            threads: {
+                                created_at: string;
+                                id: string;
+                                title: string;
+                                updated_at: string;
+                            }[];
+                        };
+                    };
                 };
             };
         };
@@ -521,7 +557,12 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -556,7 +597,21 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            hasMore: boolean;
+                            messages: {
+                                created_at: string;
+                                id: number;
+                                image_url: string | null;
+                                /** @enum {string} */
+                                role: "user" | "assistant";
+                                text: string;
+                            }[];
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -1459,7 +1514,17 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            alreadyCharged: true;
+                            amount: number;
+                            credits: number;
+                            rewriteId: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -1493,7 +1558,37 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            items: {
+                                balance_after: number;
+                                /** @enum {string} */
+                                bucket: "one_time" | "bonus" | "subscription";
+                                created_at: string;
+                                delta: number;
+                                id: number;
+                                job: {
+                                    jobId: string;
+                                    source: string;
+                                    status: string;
+                                } | null;
+                                /** @enum {string} */
+                                kind: "grant" | "spend" | "refund" | "expire" | "reclaim";
+                                reason: string;
+                                reason_code: string;
+                                reason_params: {
+                                    [key: string]: unknown;
+                                };
+                                reference: string | null;
+                            }[];
+                            pagination: {
+                                hasMore: boolean;
+                                nextOffset: number | null;
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };
@@ -2920,7 +3015,15 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": {
+                            charged: number;
+                            credits: number;
+                            prompt: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
                 };
             };
         };

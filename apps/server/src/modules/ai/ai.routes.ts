@@ -5,13 +5,21 @@ import {
   AI_COSTS,
   AI_LIMITS,
   AutoPromptRequestSchema,
+  AutoPromptResponseSchema,
+  ChargeEnabledResponseSchema,
   ChatSendFieldsSchema,
   CreateUpscaleHeadersSchema,
   CreditUseRequestSchema,
+  CreditUseResponseSchema,
+  ExtractPromptResponseSchema,
   MessageListQuerySchema,
+  MessageListResponseSchema,
   RewriteRequestSchema,
+  RewriteResponseSchema,
+  ThreadDeleteResponseSchema,
   ThreadIdParamsSchema,
   ThreadListQuerySchema,
+  ThreadListResponseSchema,
   UPLOAD_LIMITS,
   errorMessage,
   type ChargeEnabledResponse,
@@ -73,18 +81,18 @@ export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       rateLimit: { max: ctx.config.llm.requestsPerMinute, timeWindow: 60_000, hook: 'preHandler' as const, keyGenerator: (req: FastifyRequest) => `ai:user:${userOf(req).id}` },
     };
 
-    app.get('/api/ai/threads', { config: USER, schema: { tags: ['ai'], querystring: ThreadListQuerySchema } }, async (req) => listThreads(ctx, userOf(req).id, req.query));
+    app.get('/api/ai/threads', { config: USER, schema: { tags: ['ai'], querystring: ThreadListQuerySchema, response: { 200: ThreadListResponseSchema } } }, async (req) => listThreads(ctx, userOf(req).id, req.query));
 
-    app.delete('/api/ai/threads/:id', { config: USER, schema: { tags: ['ai'], params: ThreadIdParamsSchema } }, async (req) => {
+    app.delete('/api/ai/threads/:id', { config: USER, schema: { tags: ['ai'], params: ThreadIdParamsSchema, response: { 200: ThreadDeleteResponseSchema } } }, async (req) => {
       await deleteThread(ctx, userOf(req).id, req.params.id);
       return { success: true as const };
     });
 
-    app.get('/api/ai/threads/:id/messages', { config: USER, schema: { tags: ['ai'], params: ThreadIdParamsSchema, querystring: MessageListQuerySchema } }, async (req) =>
+    app.get('/api/ai/threads/:id/messages', { config: USER, schema: { tags: ['ai'], params: ThreadIdParamsSchema, querystring: MessageListQuerySchema, response: { 200: MessageListResponseSchema } } }, async (req) =>
       listMessages(ctx, userOf(req).id, req.params.id, req.query),
     );
 
-    app.get('/api/ai/chat/charge-enabled', { config: USER, schema: { tags: ['ai'] } }, async (): Promise<ChargeEnabledResponse> => ({
+    app.get('/api/ai/chat/charge-enabled', { config: USER, schema: { tags: ['ai'], response: { 200: ChargeEnabledResponseSchema } } }, async (): Promise<ChargeEnabledResponse> => ({
       success: true,
       enabled: chatCost(ctx) > 0,
       cost: AI_COSTS.chat,
@@ -131,20 +139,20 @@ export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       return reply;
     });
 
-    app.post('/api/ai/rewrite', { config: VENDOR_CALL, schema: { tags: ['ai'], body: RewriteRequestSchema, headers: CreateUpscaleHeadersSchema } }, async (req) =>
+    app.post('/api/ai/rewrite', { config: VENDOR_CALL, schema: { tags: ['ai'], body: RewriteRequestSchema, headers: CreateUpscaleHeadersSchema, response: { 200: RewriteResponseSchema } } }, async (req) =>
       rewritePrompt(ctx, userOf(req).id, req.body, { idempotencyKey: req.headers['idempotency-key'] }),
     );
 
-    app.post('/api/ai/extract-prompt-from-image', { config: VENDOR_CALL, schema: { tags: ['ai'], consumes: ['application/octet-stream', 'image/jpeg', 'image/png'], headers: CreateUpscaleHeadersSchema } }, async (req) => {
+    app.post('/api/ai/extract-prompt-from-image', { config: VENDOR_CALL, schema: { tags: ['ai'], consumes: ['application/octet-stream', 'image/jpeg', 'image/png'], headers: CreateUpscaleHeadersSchema, response: { 200: ExtractPromptResponseSchema } } }, async (req) => {
       const body = req.body;
       if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError('VALIDATION_FAILED', { message: 'image bytes expected as application/octet-stream' });
       return extractPromptFromImage(ctx, userOf(req).id, body, { idempotencyKey: req.headers['idempotency-key'] });
     });
 
-    app.post('/api/seedream/auto-prompt', { config: VENDOR_CALL, schema: { tags: ['ai'], body: AutoPromptRequestSchema, headers: CreateUpscaleHeadersSchema } }, async (req) =>
+    app.post('/api/seedream/auto-prompt', { config: VENDOR_CALL, schema: { tags: ['ai'], body: AutoPromptRequestSchema, headers: CreateUpscaleHeadersSchema, response: { 200: AutoPromptResponseSchema } } }, async (req) =>
       autoPrompt(ctx, userOf(req).id, req.body, { idempotencyKey: req.headers['idempotency-key'] }),
     );
 
-    app.post('/api/credit/use', { config: USER, schema: { tags: ['ai'], body: CreditUseRequestSchema } }, async (req) => confirmRewriteCharge(ctx, userOf(req).id, req.body));
+    app.post('/api/credit/use', { config: USER, schema: { tags: ['ai'], body: CreditUseRequestSchema, response: { 200: CreditUseResponseSchema } } }, async (req) => confirmRewriteCharge(ctx, userOf(req).id, req.body));
   };
 }

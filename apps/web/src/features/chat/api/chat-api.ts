@@ -1,28 +1,28 @@
 import type { ChargeEnabledResponse, ChatMessage, ChatSendResponse, ChatStreamEvent, MessageListResponse, ThreadListResponse } from '@dewy/contracts';
 import { AI_LIMITS } from '@dewy/contracts';
-import { api, ApiError, apiUrl, dispatchAuthInvalid, undeclaredAnswer } from '../../../lib/api-client';
+import { api, ApiError, apiUrl, dispatchAuthInvalid } from '../../../lib/api-client';
 import { createSseParser } from '../lib/sse';
 
 /** The prompt chat's calls (spec 002 §7). */
 
 /** GET /api/ai/threads?limit=50&cursor= */
 export function fetchThreads(cursor?: string | null): Promise<ThreadListResponse> {
-  return undeclaredAnswer<ThreadListResponse>(api.get('/api/ai/threads', { query: { limit: AI_LIMITS.threadPageSize, cursor: cursor || undefined } }));
+  return api.get('/api/ai/threads', { query: { limit: AI_LIMITS.threadPageSize, cursor: cursor || undefined } });
 }
 
 /** GET /api/ai/threads/{id}/messages?limit=100[&before=] */
 export function fetchMessages(threadId: string, before?: number): Promise<MessageListResponse> {
-  return undeclaredAnswer<MessageListResponse>(api.get('/api/ai/threads/{id}/messages', { path: { id: threadId }, query: { limit: AI_LIMITS.messagePageSize, before: before || undefined } }));
+  return api.get('/api/ai/threads/{id}/messages', { path: { id: threadId }, query: { limit: AI_LIMITS.messagePageSize, before: before || undefined } });
 }
 
 /** DELETE /api/ai/threads/{id} */
 export function deleteThread(threadId: string): Promise<{ success: true }> {
-  return undeclaredAnswer<{ success: true }>(api.delete('/api/ai/threads/{id}', { path: { id: threadId } }));
+  return api.delete('/api/ai/threads/{id}', { path: { id: threadId } });
 }
 
 /** GET /api/ai/chat/charge-enabled */
 export function fetchChargeEnabled(): Promise<ChargeEnabledResponse> {
-  return undeclaredAnswer<ChargeEnabledResponse>(api.get('/api/ai/chat/charge-enabled'));
+  return api.get('/api/ai/chat/charge-enabled');
 }
 
 export interface StreamHandlers {

@@ -7,7 +7,7 @@ import type {
   SeedreamHistoryResponse,
   SeedreamStatusResponse,
 } from '@dewy/contracts';
-import { api, undeclaredAnswer } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 
 /** GET /api/seedream/config: whether the vendor is configured and the prices (credits). */
 export function fetchSeedreamConfig(): Promise<SeedreamConfigResponse> {
@@ -35,5 +35,5 @@ export function fetchSeedreamHistory(p: { limit: number; offset: number; q?: str
  */
 export function postAutoPrompt(images: string[], userNotes: string): Promise<AutoPromptResponse> {
   const body: AutoPromptRequest = { images: images.slice(0, 4), userNotes };
-  return undeclaredAnswer<AutoPromptResponse>(api.post('/api/seedream/auto-prompt', { body }));
+  return api.post('/api/seedream/auto-prompt', { body });
 }

@@ -10,7 +10,7 @@ import type {
   UploadResponse,
 } from '@dewy/contracts';
 import { AI_COSTS } from '@dewy/contracts';
-import { api, apiUrl, undeclaredAnswer } from '../../../lib/api-client';
+import { api, apiUrl } from '../../../lib/api-client';
 
 /**
  * The consistency tool's calls (spec 002 §7), and the AI-text helpers it uses (rewrite, extract prompt,
@@ -64,7 +64,7 @@ export async function extractPromptFromImage(file: Blob): Promise<string> {
 
 /** POST /api/ai/rewrite {userPrompt, currentPrompt, threadId} → rewrittenPrompt, threadId, rewriteId (002 §7; 3 credits, charged by the rewrite). */
 export function rewritePrompt(p: RewriteRequest): Promise<RewriteResponse> {
-  return undeclaredAnswer<RewriteResponse>(api.post('/api/ai/rewrite', { body: p }));
+  return api.post('/api/ai/rewrite', { body: p });
 }
 
 /**
@@ -72,5 +72,5 @@ export function rewritePrompt(p: RewriteRequest): Promise<RewriteResponse> {
  * charge the rewrite already made (never a second one) and is idempotent per rewrite (decision 022).
  */
 export function confirmRewriteCharge(rewriteId: string | undefined): Promise<CreditUseResponse> {
-  return undeclaredAnswer<CreditUseResponse>(api.post('/api/credit/use', { body: { amount: AI_COSTS.rewrite, rewriteId } }));
+  return api.post('/api/credit/use', { body: { amount: AI_COSTS.rewrite, rewriteId } });
 }

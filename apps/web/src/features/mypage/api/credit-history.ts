@@ -1,11 +1,11 @@
 import { CREDIT_HISTORY_PAGE, type CreditHistoryResponse } from '@dewy/contracts';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { api, undeclaredAnswer } from '../../../lib/api-client';
+import { api } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
 
 /** GET /api/credits/history?limit=&offset=: the caller's ledger, newest first, with the balance after each entry. */
 export function fetchCreditHistory(limit: number, offset: number): Promise<CreditHistoryResponse> {
-  return undeclaredAnswer<CreditHistoryResponse>(api.get('/api/credits/history', { query: { limit, offset } }));
+  return api.get('/api/credits/history', { query: { limit, offset } });
 }
 
 /** Query key prefix of the credit history (invalidate it after anything that moves credits). */
