@@ -43,7 +43,7 @@ export default defineConfig({
     // The default report, and per-file timings (import included) in .artifacts/vitest-timings.json.
     reporters: ['default', './scripts/vitest-timings.ts'],
     fileParallelism: true,
-    maxWorkers: 2,
+    maxWorkers: Number(process.env.VITEST_MAX_WORKERS ?? 2),
     // A worker imports the server, the engine and their dependencies once, not once per file: most of a
     // small file's time was that import (decision 033 addendum). Each file still gets its own test
     // state (its app, its database); the files that mock modules run isolated.

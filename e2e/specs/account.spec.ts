@@ -156,6 +156,8 @@ test('delete the account on My Page → signed out → sign-in offers undo → u
   expect(await headerBalance(page)).toBe(300);
   // Restored: a normal sign-in works again.
   await page.getByTestId('mypage-logout').click();
+  // Signed out first (the logout's answer clears the cookie): a login racing it would lose its session.
+  await expect(page.getByTestId('nav-login')).toBeVisible();
   await logIn(page, email, password);
 });
 

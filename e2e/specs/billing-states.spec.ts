@@ -1,6 +1,6 @@
 import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
 import { ADMIN } from './admin-account';
-import { expectPaymentSuccess, logIn, payOnSandbox, shot, signUp, uniqueEmail } from './helpers';
+import { expectPaymentSuccess, payOnSandbox, shot, signUpAndLogInByApi, uniqueEmail } from './helpers';
 
 /**
  * What the customer sees about money (issue 21 points 12, 13, 14, 16; decision 030), through the sandbox
@@ -57,8 +57,7 @@ test('withdraw a scheduled downgrade, a failed renewal shown as overdue with its
   const email = uniqueEmail('states');
   const password = 'states-pass-1';
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signUp(page, email, password, '상태테스트');
-  await logIn(page, email, password);
+  await signUpAndLogInByApi(page, email, password, { name: '상태테스트' });
 
   // --- subscribe to deluxe
   await page.goto('/pricing');

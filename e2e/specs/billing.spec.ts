@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { SHOTS, expectPaymentSuccess, headerBalance, logIn, payOnSandbox, shot, signUp, uniqueEmail } from './helpers';
+import { expectPaymentSuccess, headerBalance, payOnSandbox, shot, SHOTS, signUpAndLogInByApi, uniqueEmail } from './helpers';
 
 /**
  * Billing through the sandbox provider (the server's embedded hosted checkout at /sandbox/checkout/<id>,
@@ -53,8 +53,7 @@ test('buy a pack, subscribe, upgrade through the modal, cancel and resume, with 
   const email = uniqueEmail('billing');
   const password = 'billing-pass-1';
   await page.setViewportSize({ width: 1440, height: 900 });
-  await signUp(page, email, password, '결제테스트');
-  await logIn(page, email, password);
+  await signUpAndLogInByApi(page, email, password, { name: '결제테스트' });
   const start = await headerBalance(page);
 
   // --- a cancelled checkout changes nothing and returns to the one-time tab

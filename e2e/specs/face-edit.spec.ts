@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { FIXTURES, headerBalance, logIn, shot, signUp, uniqueEmail } from './helpers';
+import { FIXTURES, headerBalance, logIn, shot, signUp, signUpAndLogInByApi, uniqueEmail } from './helpers';
 
 /** obama3_1434x2333.jpg is over 3000 px (width + height): the page brings it to 1142×1858 (001 §5). */
 const PORTRAIT = path.join(FIXTURES, 'obama3_1434x2333.jpg');
@@ -55,8 +55,7 @@ test('a signed-out visitor opening /face-edit is sent to /login', async ({ page 
 
 test('sign in, upload, paint a brush stroke and a rectangle, save the mask, run, compare, download, pay the shown cost', async ({ page }) => {
   const email = uniqueEmail('faceedit');
-  await signUp(page, email, 'password-1234');
-  await logIn(page, email, 'password-1234');
+  await signUpAndLogInByApi(page, email, 'password-1234');
   // the history's first page is 10 items (001 §7)
   const firstPage = page.waitForRequest((r) => /\/api\/image\/history\/\d+\?source=face_edit&limit=10&offset=0$/.test(r.url()));
   await page.goto('/face-edit');

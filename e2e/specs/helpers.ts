@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { latestMailedLink } from './outbox';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -41,6 +41,31 @@ export async function logIn(page: Page, email: string, password: string) {
   await page.getByTestId('login-email').fill(email);
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('header-balance')).toBeVisible();
+}
+
+/**
+ * A verified, signed-in customer for a test whose subject is not sign-up or login (those forms have
+ * their own specs: auth, account, newcomer): registered and logged in through the API as the forms
+ * would, verified by the mailed link, then on `landing` (default '/') with the header's balance shown.
+ * The browser context holds the session cookie, exactly as after the forms.
+ */
+export async function signUpAndLogInByApi(
+  page: Page,
+  email: string,
+  password: string,
+  { name = 'Tester', landing = '/' }: { name?: string; landing?: string } = {},
+) {
+  const origin = new URL(landing, String(test.info().project.use.baseURL)).origin;
+  const reg = await page.request.post('/api/auth/register', { data: { name, email, password }, headers: { origin } });
+  expect(reg.status(), await reg.text()).toBe(201);
+  const link = latestMailedLink(email, 'verify-email');
+  if (!link) throw new Error(`no verification mail for ${email} in the outbox`);
+  const verified = await page.request.post('/api/auth/verify-email', { data: { token: new URL(link).searchParams.get('token') }, headers: { origin } });
+  expect(verified.status(), await verified.text()).toBe(200);
+  const login = await page.request.post('/api/auth/login', { data: { email, password }, headers: { origin } });
+  expect(login.status(), await login.text()).toBe(200);
+  await page.goto(landing);
   await expect(page.getByTestId('header-balance')).toBeVisible();
 }
 

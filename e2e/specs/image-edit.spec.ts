@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
-import { FIXTURES, headerBalance, logIn, shot, signUp, uniqueEmail } from './helpers';
+import { FIXTURES, headerBalance, shot, signUpAndLogInByApi, uniqueEmail } from './helpers';
 
 /**
  * Image edit (002 §2–§9, issue 16) against the fake ModelArk server that playwright.config.ts starts
@@ -36,8 +36,7 @@ test('a signed-out visitor opening /image-edit is sent to /login', async ({ page
 
 test('edit with two references and a mask: uploads, runs with Ctrl+Enter, shows two results, charges 30, lists the history', async ({ page }) => {
   const email = uniqueEmail('imageedit');
-  await signUp(page, email, 'password-1234');
-  await logIn(page, email, 'password-1234');
+  await signUpAndLogInByApi(page, email, 'password-1234');
   const firstPage = page.waitForRequest((r) => /\/api\/seedream\/history\?grouped=1&status=completed&limit=9&offset=0$/.test(r.url()));
   await page.goto('/image-edit');
   await firstPage;
@@ -163,8 +162,7 @@ test('edit with two references and a mask: uploads, runs with Ctrl+Enter, shows 
 
 test('an empty prompt never runs; a vendor error shows the catalogue dialog in English and refunds', async ({ page }) => {
   const email = uniqueEmail('imageedit-err');
-  await signUp(page, email, 'password-1234');
-  await logIn(page, email, 'password-1234');
+  await signUpAndLogInByApi(page, email, 'password-1234');
   await page.goto('/en/image-edit');
   // drag and drop a file onto tile 3
   const bytes = fs.readFileSync(REF_2).toString('base64');

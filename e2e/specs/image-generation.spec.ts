@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { ADMIN } from './admin-account';
-import { FIXTURES, headerBalance, logIn, shot, signUp, uniqueEmail } from './helpers';
+import { FIXTURES, headerBalance, logIn, shot, signUp, signUpAndLogInByApi, uniqueEmail } from './helpers';
 
 /**
  * Image generation on Kling (issue 16) against the fake Kling API that playwright.config.ts starts
@@ -22,8 +22,7 @@ async function generateWithReference(page: Page, count: number) {
 
 test('a generation with a reference image, then send-to-upscale lands in the retouch workspace with that image and retouches it', async ({ page }) => {
   const email = uniqueEmail('gen');
-  await signUp(page, email, 'password-1234');
-  await logIn(page, email, 'password-1234');
+  await signUpAndLogInByApi(page, email, 'password-1234');
   await page.goto('/image-generation');
   await expect(page.getByTestId('gen-page')).toBeVisible();
   await expect(page.getByTestId('gen-not-configured')).toHaveCount(0);
@@ -104,8 +103,7 @@ test('with Kling not configured (flag off): a customer is sent home, the adminis
     await route.fulfill({ response: res, json: { ...(await res.json()), imageGenerationEnabled: false } });
   });
   const email = uniqueEmail('genoff');
-  await signUp(page, email, 'password-1234');
-  await logIn(page, email, 'password-1234');
+  await signUpAndLogInByApi(page, email, 'password-1234');
   await page.goto('/en/image-generation');
   await expect(page).toHaveURL(/\/en$/);
   await page.context().clearCookies();
@@ -127,8 +125,7 @@ test('Edit tab: Apply rewrites the prompt (the AI-text calls answered here by st
   await page.route('**/api/credit/use', (route) => (creditUse === 'ok' ? route.fulfill({ json: { success: true } }) : route.fulfill({ status: 400, json: { success: false, code: 'INSUFFICIENT_CREDITS', error: 'x' } })));
   await page.route('**/api/ai/extract-prompt-from-image', (route) => route.fulfill({ json: { success: true, prompt: 'a woman with long red hair' } }));
   const email = uniqueEmail('genedit');
-  await signUp(page, email, 'password-1234');
-  await logIn(page, email, 'password-1234');
+  await signUpAndLogInByApi(page, email, 'password-1234');
   await page.goto('/en/image-generation');
   await page.getByTestId('gen-prompt').fill('a street');
   await page.getByTestId('gen-tab-edit').click();

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { expect, request, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
 import { ADMIN } from './admin-account';
-import { FIXTURES, SHOTS, headerBalance, logIn, shot, signUp, uniqueEmail } from './helpers';
+import { FIXTURES, headerBalance, logIn, shot, SHOTS, signUpAndLogInByApi, uniqueEmail } from './helpers';
 
 /**
  * Issue 13, the page side: the notice board (the administrator writes a notice with an inline image and
@@ -188,8 +188,7 @@ test.describe.serial('notice board, legal pages and maintenance', () => {
 
     // A member reads, sees no controls, and the editor refuses them.
     const email = uniqueEmail('reader');
-    await signUp(page, email, 'password-1234');
-    await logIn(page, email, 'password-1234');
+    await signUpAndLogInByApi(page, email, 'password-1234');
     await page.goto('/notice');
     await expect(page.getByTestId('notice-row').first()).toContainText(editedTitle);
     await expect(page.getByTestId('notice-new')).toHaveCount(0);
@@ -275,8 +274,7 @@ test.describe.serial('notice board, legal pages and maintenance', () => {
 
   test('maintenance on: the retouch button answers the maintenance message and charges nothing; off again', async ({ page, baseURL }) => {
     const email = uniqueEmail('maint');
-    await signUp(page, email, 'password-1234');
-    await logIn(page, email, 'password-1234');
+    await signUpAndLogInByApi(page, email, 'password-1234');
     await page.goto('/upscale');
     await page.getByTestId('upscale-file-input').setInputFiles(PHOTO);
     await expect(page.getByTestId('upload-preview')).toBeVisible({ timeout: 30_000 });
@@ -347,8 +345,7 @@ test.describe.serial('notice board, legal pages and maintenance', () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 900 }, locale: 'ko-KR' });
     const member = await context.newPage();
     const email = uniqueEmail('reader-shot');
-    await signUp(member, email, 'password-1234');
-    await logIn(member, email, 'password-1234');
+    await signUpAndLogInByApi(member, email, 'password-1234');
     await member.goto('/notice/write');
     await expect(member.getByTestId('notice-admin-only')).toBeVisible();
     await member.evaluate(() => window.scrollTo(0, 0));

@@ -44,6 +44,12 @@ export interface JobQueue {
    */
   enqueue<N extends JobName>(name: N, data: JobMap[N], opts?: { tx?: Tx; fairKey?: string }): Promise<string>;
   /**
+   * Wakes this process's idle workers of `name` so they fetch at once instead of at their next poll;
+   * call it after the transaction that enqueued a job committed (workers in other processes still
+   * find it at their next poll). A no-op where this process runs no worker of that name.
+   */
+  wake(name: JobName): void;
+  /**
    * Starts polling workers for every declared job name (in-process mode or `npm run worker`).
    * @throws Error naming every declared job that has no handler — the worker refuses to start rather
    *   than leave paid jobs of that name waiting forever [Immich].
@@ -128,10 +134,14 @@ export async function createJobQueue(
   const running = new Set<Promise<void>>();
   const delay = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+  /** This process's pg-boss worker ids per job name (wake() notifies them). */
+  const workerIds = new Map<JobName, string[]>();
+
   async function work<N extends JobName>(name: N, handler: JobHandler<N>, concurrency: number, pollingIntervalSeconds: number) {
     const schema = schemaOf(name);
     for (let i = 0; i < concurrency; i++) {
-      await boss.work(name, { batchSize: 1, pollingIntervalSeconds }, async (batch) => {
+      let workerId = '';
+      workerId = await boss.work(name, { batchSize: 1, pollingIntervalSeconds }, async (batch) => {
         const run = (async () => {
           for (const job of batch) {
             const ac = new AbortController();
@@ -150,8 +160,13 @@ export async function createJobQueue(
           await run;
         } finally {
           running.delete(run);
+          // Drain: a worker that just ran a job fetches again at once instead of sleeping out its
+          // polling interval (pg-boss's loop waits only when it was not notified), so queued jobs
+          // run back to back; an empty fetch then waits the interval as before.
+          if (workerId) boss.notifyWorker(workerId);
         }
       });
+      workerIds.set(name, [...(workerIds.get(name) ?? []), workerId]);
     }
   }
 
@@ -168,6 +183,9 @@ export async function createJobQueue(
       });
       if (!id) throw new Error(`queue refused job ${name}`);
       return id;
+    },
+    wake(name) {
+      for (const id of workerIds.get(name) ?? []) boss.notifyWorker(id);
     },
     async startWorkers({ concurrency, pollingIntervalSeconds = 1 }) {
       const missing = names.filter((n) => typeof handlers[n]?.handle !== 'function');

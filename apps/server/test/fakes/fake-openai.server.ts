@@ -59,6 +59,9 @@ function lastUser(r: RecordedRequest): { text: string; images: number } {
   return { text: parts.filter((p) => p.type === 'text').map((p) => p.text).join(' '), images: parts.filter((p) => p.type === 'image_url').length };
 }
 
+/** A user message containing this gets half an answer and a stream held open (see below). */
+export const HOLD_MARK = '#hold';
+
 /** @param opts.chunkDelayMs pause between streamed chunks (browser tests watch the text grow). */
 export async function startFakeOpenAi(opts: { chunkDelayMs?: number; port?: number } = {}): Promise<FakeOpenAi> {
   const queue: FakeBehaviour[] = [];
@@ -134,8 +137,12 @@ export async function startFakeOpenAi(opts: { chunkDelayMs?: number; port?: numb
           return;
         }
         const words = b.text.split(/(?<= )/);
-        for (const w of words) {
+        // A message with HOLD_MARK streams half of its answer, then holds the stream open until the
+        // client goes away: a browser test stops it mid-answer without racing the stream's end.
+        const holdAt = u.text.includes(HOLD_MARK) ? Math.ceil(words.length / 2) : Infinity;
+        for (const [i, w] of words.entries()) {
           if (res.destroyed) return;
+          if (i === holdAt) return;
           res.write(chunk({ content: w }, null));
           if (delay) await wait(delay);
         }

@@ -44,6 +44,25 @@ function pgliteTemplate(): Promise<Blob | undefined> {
   return pgliteDump;
 }
 
+/**
+ * A PGlite data folder at `dir` holding the run's migrated template (so a child process that opens
+ * it — `npm run worker`, a crash worker — finds every migration applied instead of running them all);
+ * left empty (migrated at open) when the run has no template.
+ */
+export async function seedPgliteDataDir(dir: string): Promise<void> {
+  const dump = await pgliteTemplate();
+  if (!dump) return;
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pg = new PGlite(dir, { loadDataDir: dump });
+  await pg.waitReady;
+  await pg.close();
+}
+
+/** A PostgreSQL database copied from the run's migrated template (empty, migrated at open, without one). */
+export function createMigratedPostgresDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  return createPostgresDatabaseFrom(templates().postgresTemplate);
+}
+
 /** Creates a PostgreSQL database copied from `template` (already migrated); as `createPostgresDatabase`. */
 async function createPostgresDatabaseFrom(template: string | null): Promise<{ url: string; drop(): Promise<void> }> {
   if (!template) return createPostgresDatabase();

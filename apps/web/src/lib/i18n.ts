@@ -47,6 +47,8 @@ export const i18nReady: Promise<unknown> = i18n
     load: 'languageOnly',
     interpolation: { escapeValue: false },
     returnNull: false,
+    // No vendor advertisement in every visitor's console.
+    showSupportNotice: false,
   });
 
 /**

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { openDatabase } from '../../db/client';
-import { createPostgresDatabase, TEST_DATABASES, type TestDatabaseKind } from '../../../test/helpers/databases';
+import { createMigratedPostgresDatabase, TEST_DATABASES, type TestDatabaseKind } from '../../../test/helpers/databases';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { waitFor } from '../../../test/helpers/wait';
 import { spend } from '../credits';
@@ -29,7 +29,7 @@ describe.skipIf(!hasPostgres)('session cache across two API processes on Postgre
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dewy-xproc-'));
 
   beforeAll(async () => {
-    const created = await createPostgresDatabase();
+    const created = await createMigratedPostgresDatabase(); // migrated: the second process starts at once
     dbUrl = created.url;
     drop = created.drop;
     const kind: TestDatabaseKind = {

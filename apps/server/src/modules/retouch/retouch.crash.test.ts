@@ -8,7 +8,7 @@ import { closeContext, createContext } from '../../../test/helpers/test-app';
 import { loadConfig } from '../../config';
 import { creditLedger, jobs } from '../../db/schema';
 import { createFakeEngine } from '../../../test/fakes/fake-engine';
-import { createPostgresDatabase, TEST_DATABASES } from '../../../test/helpers/databases';
+import { createMigratedPostgresDatabase, seedPgliteDataDir, TEST_DATABASES } from '../../../test/helpers/databases';
 import { getBalance, ledgerSums } from '../credits';
 import { recoverStuckJobs } from '../tool-jobs';
 
@@ -47,11 +47,12 @@ describe.each(kinds)('a worker killed mid-job on %s', (kind) => {
   async function setup() {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dewy-crash-'));
     const env: Record<string, string> = { DATA_DIR: dataDir };
+    // The run's migrated template: the worker process finds every migration applied (decision 033).
     if (kind === 'postgres') {
-      const pg = await createPostgresDatabase();
+      const pg = await createMigratedPostgresDatabase();
       env.DATABASE_URL = pg.url;
       cleanups.push(() => pg.drop());
-    }
+    } else await seedPgliteDataDir(path.join(dataDir, 'db'));
     cleanups.push(async () => fs.rmSync(dataDir, { recursive: true, force: true }));
     return env;
   }

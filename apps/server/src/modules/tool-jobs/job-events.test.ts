@@ -13,7 +13,7 @@ import { creditLedger, jobs } from '../../db/schema';
 import { startHousekeeping } from '../../housekeeping';
 import { startFakeRunpod, type FakeRunpod } from '../../../test/fakes/fake-runpod.server';
 import { createFakeEngine } from '../../../test/fakes/fake-engine';
-import { createPostgresDatabase, TEST_DATABASES } from '../../../test/helpers/databases';
+import { createMigratedPostgresDatabase, TEST_DATABASES } from '../../../test/helpers/databases';
 import { openJobEvents } from '../../../test/helpers/event-stream';
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { closeContext, createContext, createTestApp, signUpAndLogin, useOutboxOf, type TestApp } from '../../../test/helpers/test-app';
@@ -115,7 +115,7 @@ describe.skipIf(!TEST_DATABASES.some((k) => k.name === 'postgres'))('a separate 
 
   beforeAll(async () => {
     fake = await startFakeRunpod({ apiKey: 'rp-key', pollsBeforeDone: 1 });
-    const pg = await createPostgresDatabase();
+    const pg = await createMigratedPostgresDatabase(); // migrated: the worker process starts at once
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'dewy-xproc-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;

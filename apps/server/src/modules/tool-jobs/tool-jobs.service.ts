@@ -187,6 +187,8 @@ export async function createToolJob<S extends z.ZodType, C extends Capability>(
       return { answer, created: true };
     });
     keepFiles = made.created;
+    // Committed: an idle in-process worker starts it now rather than at its next poll.
+    if (made.created) ctx.queue.wake(tool.jobName);
     return made.answer;
   } finally {
     if (!keepFiles) await accepted.discard();
