@@ -21,3 +21,4 @@ export * from './image-generation';
 export * from './ai';
 export * from './ledger';
 export * from './return-path';
+export * from './api-keys';

@@ -53,6 +53,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     ko: '같은 요청이 아직 처리 중입니다. 잠시 후 다시 시도해주세요.',
     en: 'The same request is still being processed. Please try again in a moment.',
   },
+  API_KEY_LIMIT_REACHED: {
+    ko: 'API 키는 최대 10개까지 만들 수 있습니다. 쓰지 않는 키를 폐기한 뒤 다시 시도해주세요.',
+    en: 'You can have at most 10 API keys. Revoke a key you no longer use, then try again.',
+  },
   NO_WRITE_PERMISSION: { ko: '작성 권한이 없습니다.', en: 'No write permission.' },
   NOTICE_INCOMPLETE: { ko: '제목과 내용을 입력해주세요.', en: 'Please enter a title and content.' },
   MASK_REQUIRED: { ko: '마스크를 지정하고 저장해주세요.', en: 'Please specify and save the mask first' },

@@ -5,6 +5,147 @@
  */
 
 export interface paths {
+    "/api/account/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            keys: {
+                                createdAt: string;
+                                expiresAt: string | null;
+                                id: number;
+                                lastUsedAt: string | null;
+                                name: string;
+                                prefix: string;
+                                revokedAt: string | null;
+                                /** @enum {string} */
+                                state: "active" | "expired" | "revoked";
+                            }[];
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        expiresInDays?: number;
+                        name: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            key: {
+                                createdAt: string;
+                                expiresAt: string | null;
+                                id: number;
+                                lastUsedAt: string | null;
+                                name: string;
+                                prefix: string;
+                                revokedAt: string | null;
+                                /** @enum {string} */
+                                state: "active" | "expired" | "revoked";
+                            };
+                            secret: string;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/api-keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            key: {
+                                createdAt: string;
+                                expiresAt: string | null;
+                                id: number;
+                                lastUsedAt: string | null;
+                                name: string;
+                                prefix: string;
+                                revokedAt: string | null;
+                                /** @enum {string} */
+                                state: "active" | "expired" | "revoked";
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/delete": {
         parameters: {
             query?: never;

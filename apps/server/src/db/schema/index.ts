@@ -11,3 +11,4 @@ export * from './account.schema';
 export * from './ai.schema';
 export * from './reminders.schema';
 export * from './sign-in-history.schema';
+export * from './api-keys.schema';

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { check, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { HISTORY_SOURCES, JOB_STATUSES, type JobErrorCode } from '@dewy/contracts';
+import { apiKeys } from './api-keys.schema';
 import { users } from './users.schema';
 
 /** Who can start a job: the signed-in user, or (issue 24) one of the user's API keys. */
@@ -15,7 +16,7 @@ const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'
  * (`/api/image/status`, history items with `image_url`, `runpod_job_id`…), which did not change.
  *
  * - Who: `user_id` owns it (the credits are the user's); `actor_kind` / `api_key_id` say who started it
- *   (`api_key_id` set exactly for `api_key`; no foreign key until the API keys table of issue 24).
+ *   (`api_key_id` set exactly for `api_key`, a key of `api_keys`: keys are revoked, never deleted).
  * - `batch_id`: the batch it belongs to (issue 24), null for a single job.
  * - A failed job stores why in `error_code` (a JobErrorCode: set exactly when `status = 'failed'`) and
  *   a free-text detail for the logs in `error`; nothing parses `error`.
@@ -27,7 +28,7 @@ export const jobs = pgTable(
     userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     actorKind: text('actor_kind', { enum: JOB_ACTOR_KINDS }).notNull().default('user'),
     /** The API key that started the job (issue 24); null when the user did. */
-    apiKeyId: integer('api_key_id'),
+    apiKeyId: integer('api_key_id').references(() => apiKeys.id),
     /** The batch the job belongs to (issue 24); null for a single job. */
     batchId: uuid('batch_id'),
     source: text('source', { enum: HISTORY_SOURCES }).notNull(),

@@ -1,7 +1,7 @@
 import { ACCOUNT_RULES, type Locale } from '@dewy/contracts';
 import { and, eq, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { AppServices } from '../../context';
-import { accountTokens, affiliateClicks, affiliateCodes, aiMessages, meteredCalls, aiThreads, jobs, notices, uploads, userIdentities, users, type UserRow } from '../../db/schema';
+import { accountTokens, apiKeys, affiliateClicks, affiliateCodes, aiMessages, meteredCalls, aiThreads, jobs, notices, uploads, userIdentities, users, type UserRow } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError, isAppError } from '../../lib/app-error';
 import { hitFixedWindow } from '../../lib/rate-limit';
@@ -135,6 +135,8 @@ export async function purgeDeletedAccounts(s: Pick<AppServices, 'database' | 'st
       if (!rows.length) return false; // undone meanwhile
       await tx.delete(jobs).where(eq(jobs.userId, id));
       await tx.delete(uploads).where(eq(uploads.userId, id));
+      // After the jobs that name them (jobs.api_key_id).
+      await tx.delete(apiKeys).where(eq(apiKeys.userId, id));
       await tx.delete(accountTokens).where(eq(accountTokens.userId, id));
       await tx.delete(userIdentities).where(eq(userIdentities.userId, id));
       await tx.delete(affiliateClicks).where(eq(affiliateClicks.sharerId, id));

@@ -61,6 +61,8 @@ describe.each(TEST_DATABASES)('account purge leaves no personal rows on $name', 
     const [upload] = await db.select().from(schema.uploads).where(eq(schema.uploads.userId, user.id));
     // Direct inserts for what needs a vendor or another party.
     await db.insert(schema.jobs).values({ userId: user.id, source: 'upscale', status: 'completed', jobId: `purge-${user.id}`, jobName: 'upscale', originalKey: upload!.key, input: {}, cost: 0, spendKey: `purge-${user.id}`, requestHash: 'x' });
+    const [apiKey] = await db.insert(schema.apiKeys).values({ userId: user.id, name: 'studio', prefix: 'dewy_sk_abcdefgh', secretHash: `hash-${user.id}` }).returning();
+    await db.insert(schema.jobs).values({ userId: user.id, actorKind: 'api_key', apiKeyId: apiKey!.id, source: 'upscale', status: 'completed', jobId: `purge-api-${user.id}`, jobName: 'upscale', input: {}, cost: 0, spendKey: `purge-api-${user.id}`, requestHash: 'x' });
     const [thread] = await db.insert(schema.aiThreads).values({ userId: user.id, kind: 'chat', title: 'my private question' }).returning();
     await db.insert(schema.aiMessages).values({ threadId: thread!.id, userId: user.id, role: 'user', text: 'something personal', imageKey: upload!.key });
     await db.insert(schema.meteredCalls).values({ userId: user.id, operation: 'chat', cost: 0, status: 'completed', threadId: thread!.id, spendKey: `metered:purge-${user.id}` });

@@ -1,0 +1,11 @@
+/**
+ * modules/api-keys — the API keys a customer's programs call `/v1` with (decision 040): created, listed
+ * and revoked from My Page; authenticated on every call. Sits beside account, above the ledger and the
+ * kernel. This index is its public face (decision 039).
+ */
+
+// Routes (routes.ts).
+export { apiKeysRoutes } from './api-keys.routes';
+
+// The `/v1` caller's authentication.
+export { authenticateApiKey } from './api-keys.service';
