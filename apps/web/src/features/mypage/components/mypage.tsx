@@ -6,6 +6,7 @@ import { useRefreshParam } from '../hooks/use-refresh-param';
 import { readPageParams, withoutParams } from '../lib/page-params';
 import { AccountCard } from './account-card';
 import { AffiliateCard } from './affiliate-card';
+import { ApiKeysCard } from './api-keys-card';
 import { CreditHistory } from './credit-history';
 import { CreditsCard } from './credits-card';
 import { DeleteAccountCard } from './delete-account-card';
@@ -17,7 +18,7 @@ import './mypage.css';
 /**
  * My Page (/mypage, /en/mypage; spec 001 §2–§4/§7/§8, issue 10): profile, sign-in methods (issue 14), credits by bucket, plan and
  * the subscription block (Cancel/Resume), the sharer's link and results, the history tabs and the
- * credit history. `?payment=success` shows a success banner; `?refresh=<ts>` refreshes subscription and
+ * credit history, the API keys (decision 040). `?payment=success` shows a success banner; `?refresh=<ts>` refreshes subscription and
  * credits at once and is then removed. Signed-in only (the route guards it).
  */
 export function MyPage() {
@@ -50,6 +51,7 @@ export function MyPage() {
       <AffiliateCard />
       <HistorySection userId={user.id} />
       <CreditHistory />
+      <ApiKeysCard />
       <DeleteAccountCard />
     </div>
   );
