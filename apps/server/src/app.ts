@@ -62,7 +62,8 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   await app.register(swagger, {
     openapi: {
       info: { title: 'Dewy API', version: '0.1.0', description: 'AI portrait retouch and upscale, paid with credits.' },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'dewy_sid' } } },
+      // `/api`: the page's session cookie; `/v1`: an API key of My Page as a bearer token (decision 040).
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'dewy_sid' }, apiKey: { type: 'http', scheme: 'bearer', bearerFormat: 'dewy_sk_…' } } },
     },
     // Route schemas → JSON Schema; schemas registered with an id (zod's global registry) become
     // components/schemas that the routes' $refs point to. The committed contract is this document
@@ -97,7 +98,7 @@ export async function buildApp(ctx: AppContext, opts: BuildAppOptions = {}): Pro
   const sendShell = (reply: FastifyReply) => reply.sendFile('index.html');
   if (hasDist) app.get('/', { schema: { hide: true } }, (_req, reply) => sendShell(reply));
   app.setNotFoundHandler((req, reply) => {
-    const isPage = (req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith('/api/') && !req.url.startsWith('/assets/');
+    const isPage = (req.method === 'GET' || req.method === 'HEAD') && !req.url.startsWith('/api/') && !req.url.startsWith('/v1/') && !req.url.startsWith('/assets/');
     if (!isPage || !hasDist || !fs.existsSync(path.join(dist, 'index.html'))) throw new AppError('NOT_FOUND');
     // SPA fallback: every page route gets the app shell (never cached, so a new build is picked up).
     return sendShell(reply);

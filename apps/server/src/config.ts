@@ -214,6 +214,8 @@ const EnvSchema = z.object({
   AI_CHAT_CHARGE_ENABLED: bool.default(true),
   /** Vendor-calling AI requests (chat, rewrite, extract, auto prompt) one user may start per minute, all together. */
   AI_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(30),
+  /** Requests one API key may make to `/v1` per minute, all routes together (decision 040 §2). */
+  API_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(120),
   /** The operator's business details, shown by the footer and the legal pages (GET /api/site-info). */
   COMPANY_NAME: z.string().optional(),
   COMPANY_CEO: z.string().optional(),
@@ -421,6 +423,8 @@ export interface AppConfig {
   mail: { smtpUrl?: string; from: string };
   /** The language model (null model = not configured) and the chat charge switch (decision 022). */
   llm: { baseUrl: string; apiKey?: string; model: string | null; visionModel: string | null; timeoutMs: number; maxRetries: number; retryBaseMs: number; chatChargeEnabled: boolean; requestsPerMinute: number };
+  /** The public `/v1` API (decision 040): requests per API key per minute. */
+  publicApi: { requestsPerMinute: number };
   moderation: { enabled: boolean; threshold: number };
   /** Per-user quota of live stored uploads (UPLOAD_QUOTA_MAX_FILES / _BYTES; decision 032). */
   uploadQuota: { maxFiles: number; maxBytes: number };
@@ -560,6 +564,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       chatChargeEnabled: e.AI_CHAT_CHARGE_ENABLED,
       requestsPerMinute: e.AI_REQUESTS_PER_MINUTE,
     },
+    publicApi: { requestsPerMinute: e.API_REQUESTS_PER_MINUTE },
     moderation: { enabled: e.NSFW_SCREENING, threshold: e.NSFW_THRESHOLD },
     uploadQuota: { maxFiles: e.UPLOAD_QUOTA_MAX_FILES, maxBytes: e.UPLOAD_QUOTA_MAX_BYTES },
     site: {

@@ -27,6 +27,7 @@ const WITHOUT_JSON_ANSWER = {
     'GET /api/notices/files/{id}',
     'GET /api/storage/file',
     'PUT /api/storage/upload',
+    'GET /v1/jobs/{id}/result',
     // An event stream (text/event-stream) on success; errors before the stream are JSON.
     'POST /api/ai/chat',
   ],
@@ -56,10 +57,11 @@ describe('the API contract', () => {
         const committed = readCommitted(file);
         if (committed !== text) expect.fail(describeDifference(file, committed, text));
       }
-      // Every /api route is in it, and nothing else (the pages and the sandbox's checkout pages are not).
+      // Every /api and /v1 route is in it, and nothing else (the pages and the sandbox's checkout pages are not).
       const doc = JSON.parse(files[0]!.text) as { paths: Record<string, unknown> };
       expect(Object.keys(doc.paths).length).toBeGreaterThan(50);
-      expect(Object.keys(doc.paths).every((p) => p.startsWith('/api/'))).toBe(true);
+      expect(Object.keys(doc.paths).every((p) => p.startsWith('/api/') || p.startsWith('/v1/'))).toBe(true);
+      expect(doc.paths).toHaveProperty(['/v1/jobs', 'post']);
       expect(doc.paths).toHaveProperty(['/api/image/status/{jobId}', 'get']);
       expect(doc.paths).not.toHaveProperty('/api/admin/billing/sandbox');
     } finally {

@@ -38,7 +38,7 @@ function contractConfig(dataDir: string) {
 
 /**
  * Builds the app in-process (no port, no network) on `opts.database` or a throwaway in-memory PGlite,
- * and returns the OpenAPI document of its `/api` routes with every object's keys sorted (see
+ * and returns the OpenAPI document of its `/api` and `/v1` routes with every object's keys sorted (see
  * {@link sortKeysDeep}), so that the document does not depend on the order routes are registered in.
  * Payments are off (`payments: null`): the sandbox provider's operator route exists only in
  * development and is no part of the contract. The database given is left open; one opened here is closed.
@@ -55,7 +55,7 @@ export async function buildOpenApiDocument(opts: { database?: Database } = {}): 
       try {
         await app.ready();
         const doc = app.swagger() as unknown as OpenApiDocument;
-        const paths = Object.fromEntries(Object.entries(doc.paths ?? {}).filter(([p]) => p.startsWith('/api/')));
+        const paths = Object.fromEntries(Object.entries(doc.paths ?? {}).filter(([p]) => p.startsWith('/api/') || p.startsWith('/v1/')));
         return sortKeysDeep({ ...doc, paths }) as OpenApiDocument;
       } finally {
         await app.close();

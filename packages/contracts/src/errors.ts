@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'IDEMPOTENCY_KEY_REUSED',
   'REQUEST_IN_PROGRESS',
   'API_KEY_LIMIT_REACHED',
+  'API_KEY_INVALID',
   'NO_WRITE_PERMISSION',
   'NOTICE_INCOMPLETE',
   'MASK_REQUIRED',
@@ -123,6 +124,7 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   /** The same Idempotency-Key while its first request is still running (an inline metered call, decision 036): retry shortly. */
   REQUEST_IN_PROGRESS: 409,
   API_KEY_LIMIT_REACHED: 409,
+  API_KEY_INVALID: 401,
   /** A notice write by anyone but the administrator (002 §5). */
   NO_WRITE_PERMISSION: 403,
   /** A notice without a title or content (002 §5). */

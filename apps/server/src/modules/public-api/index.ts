@@ -1,0 +1,7 @@
+/**
+ * modules/public-api — the `/v1` REST API for a customer's programs (decision 040): API-key callers of
+ * the kernel, beside the page's session callers. Sits above the tools' kernel, the ledger, uploads and
+ * api-keys; serves every tool of the context (`ctx.tools`). This index is its public
+ * face (decision 039).
+ */
+export { publicApiRoutes } from './public-api.routes';
