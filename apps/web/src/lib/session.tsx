@@ -41,6 +41,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const lastSyncAt = useRef(0);
   // Bumped by sign-in, sign-out and expiry: a sync that started before one of them must not undo it.
   const generation = useRef(0);
+  // True from a sign-out's start until the server has ended the session and the user is cleared.
+  const signingOut = useRef(false);
 
   const setUser = useCallback((next: User | null) => {
     userRef.current = next;
@@ -119,8 +121,13 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     const onInvalid = (e: Event) => {
       const detail = (e as CustomEvent<AuthInvalidDetail>).detail;
+      // Nothing expired when nobody is signed in, or while the visitor signs out: a call sent with the
+      // old cookie that comes back after (or during) a deliberate logout must not open 'Login expired'
+      // over the login page (found by the browser tests under load, issue 22).
+      const deliberate = signingOut.current || userRef.current === null;
       generation.current += 1;
       setUser(null);
+      if (deliberate) return;
       // The first expiry explains it; later 401s of calls already in flight (sent without the cookie
       // the server just cleared: 'please log in') must not replace that message.
       // Only the server's own expiry wording may replace the catalogue text: a plain 'please log in'
@@ -144,13 +151,16 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   );
 
   const signOut = useCallback(async () => {
+    signingOut.current = true;
     try {
       await postLogout();
     } catch (err) {
       console.warn('[session] logout call failed', err);
+    } finally {
+      generation.current += 1;
+      setUser(null);
+      signingOut.current = false;
     }
-    generation.current += 1;
-    setUser(null);
   }, [setUser]);
 
   const forceSync = useCallback(async () => {
