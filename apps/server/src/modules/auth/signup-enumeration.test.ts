@@ -29,8 +29,11 @@ describe.each(TEST_DATABASES)('sign-up answers the same for taken and new addres
   const mailsTo = (email: string) => readOutbox(path.join(t.dataDir, 'outbox')).filter((m) => m.to.toLowerCase().includes(email.toLowerCase()));
   /** Everything a client sees of an answer except what varies with the clock. */
   const visible = (r: Awaited<ReturnType<typeof register>>) => {
-    const { date: _d, 'x-ratelimit-reset': _r, 'x-request-id': _id, ...headers } = r.headers;
-    return { status: r.statusCode, body: r.body, headers };
+    const { date: _d, 'x-ratelimit-reset': _r, 'x-request-id': _id, 'retry-after': retryAfter, ...headers } = r.headers;
+    // The seconds until the window ends count down with the clock: two refusals a second apart differ by
+    // one (found under four CPU hogs, issue 22). Their presence is kept; their value is not compared.
+    const body = r.body.replace(/"retryAfterSeconds":\d+/g, '"retryAfterSeconds":"<clock>"');
+    return { status: r.statusCode, body, headers: retryAfter === undefined ? headers : { ...headers, 'retry-after': '<clock>' } };
   };
 
   it('20 parallel sign-ups with existing addresses of one domain do not close it; the next new address signs up', async () => {
