@@ -1,6 +1,6 @@
 import { expect, request as playwrightRequest, test, type Page } from '@playwright/test';
 import { ADMIN } from './admin-account';
-import { expectPaymentSuccess, payOnSandbox, shot, signUpAndLogInByApi, uniqueEmail } from './helpers';
+import { expectPaymentSuccess, gotoSignedIn, payOnSandbox, shot, signUpAndLogInByApi, uniqueEmail } from './helpers';
 
 /**
  * What the customer sees about money (issue 21 points 12, 13, 14, 16; decision 030), through the sandbox
@@ -60,7 +60,7 @@ test('withdraw a scheduled downgrade, a failed renewal shown as overdue with its
   await signUpAndLogInByApi(page, email, password, { name: '상태테스트' });
 
   // --- subscribe to deluxe
-  await page.goto('/pricing');
+  await gotoSignedIn(page, '/pricing');
   await page.getByTestId('plan-button-deluxe').click();
   await payOnSandbox(page);
   await expectPaymentSuccess(page, '9,500');

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
-import { expectPaymentSuccess, headerBalance, payOnSandbox, shot, SHOTS, signUpAndLogInByApi, uniqueEmail } from './helpers';
+import { expectPaymentSuccess, gotoSignedIn, headerBalance, payOnSandbox, shot, SHOTS, signUpAndLogInByApi, uniqueEmail } from './helpers';
 
 /**
  * Billing through the sandbox provider (the server's embedded hosted checkout at /sandbox/checkout/<id>,
@@ -57,7 +57,7 @@ test('buy a pack, subscribe, upgrade through the modal, cancel and resume, with 
   const start = await headerBalance(page);
 
   // --- a cancelled checkout changes nothing and returns to the one-time tab
-  await page.goto('/pricing?tab=credits');
+  await gotoSignedIn(page, '/pricing?tab=credits');
   await expect(page.getByTestId('pricing-page')).toBeVisible();
   await expect(page.getByTestId('payments-off')).toHaveCount(0);
   await page.getByTestId('pack-buy-package1').click();
@@ -79,7 +79,7 @@ test('buy a pack, subscribe, upgrade through the modal, cancel and resume, with 
   await expect.poll(() => headerBalance(page)).toBe(start + 1500);
 
   // --- new subscription: basic, 4500 credits
-  await page.goto('/pricing');
+  await gotoSignedIn(page, '/pricing');
   const basic = page.getByTestId('plan-button-basic');
   await expect(basic).toHaveAttribute('data-state', 'checkout');
   await basic.click();
@@ -115,8 +115,28 @@ test('buy a pack, subscribe, upgrade through the modal, cancel and resume, with 
   await expect(page.getByTestId('mypage')).toBeVisible();
   await expect.poll(() => headerBalance(page)).toBe(beforeUpgrade + 5000);
 
-  // --- a downgrade is offered for the next cycle
+  // --- a downgrade is offered for the next cycle, even while the stored session is still being verified
+  // (the check is held on a latch): a plan change only opens its confirmation, a purchase waits (000 §5)
+  let releaseCheck = () => {};
+  const held = new Promise<void>((resolve) => (releaseCheck = resolve));
+  await page.route('**/api/auth/check', async (route) => {
+    await held;
+    await route.continue();
+  });
   await page.goto('/pricing');
+  await expect(page.getByTestId('subscription-plan')).toHaveText('디럭스');
+  await expect(page.getByTestId('header-nav')).toHaveCount(0); // auth still loading
+  await page.getByTestId('plan-button-basic').click();
+  await expect(page.getByTestId('plan-change-downgrade')).toContainText('다음 결제 주기부터');
+  await page.getByTestId('plan-change-cancel').click();
+  await page.getByTestId('pricing-tab-credits').click();
+  await page.getByTestId('pack-buy-package1').click();
+  await expect(page.getByText('인증 상태를 확인하는 중입니다. 잠시 후 다시 시도해주세요.')).toBeVisible();
+  await expect(page).toHaveURL(/\/pricing\?tab=credits$/);
+  releaseCheck();
+  await page.unrouteAll({ behavior: 'wait' });
+  await expect(page.getByTestId('header-balance')).toBeVisible();
+  await page.getByTestId('pricing-tab-monthly').click();
   await expect(page.getByTestId('subscription-plan')).toHaveText('디럭스');
   await expect(page.getByTestId('plan-button-basic')).toHaveAttribute('data-state', 'downgrade');
   await page.getByTestId('plan-button-basic').click();
@@ -155,7 +175,7 @@ test('buy a pack, subscribe, upgrade through the modal, cancel and resume, with 
   for (const lang of ['ko', 'en'] as const) {
     for (const width of [390, 1440]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.goto(lang === 'en' ? '/en/pricing' : '/pricing');
+      await gotoSignedIn(page, lang === 'en' ? '/en/pricing' : '/pricing');
       await expect(page.getByTestId('subscription-block')).toBeVisible();
       await expect(page.locator('html')).toHaveAttribute('lang', lang);
       await shot(page, `billing-pricing-${lang}-${width}`);

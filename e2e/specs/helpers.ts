@@ -69,6 +69,16 @@ export async function signUpAndLogInByApi(
   await expect(page.getByTestId('header-balance')).toBeVisible();
 }
 
+/**
+ * Opens `path` as a signed-in customer and waits until the page has verified the session with the
+ * server (the header's balance shows only then). The pricing page refuses a purchase with a wait
+ * message while auth is still loading (spec 000 §5), so a test that clicks a buy button waits here first.
+ */
+export async function gotoSignedIn(page: Page, path: string) {
+  await page.goto(path);
+  await expect(page.getByTestId('header-balance')).toBeVisible();
+}
+
 export async function headerBalance(page: Page): Promise<number> {
   const text = (await page.getByTestId('header-balance-value').textContent()) ?? '';
   return Number(text.replace(/[^0-9]/g, ''));

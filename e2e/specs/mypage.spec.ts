@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { FIXTURES, SHOTS, expectPaymentSuccess, headerBalance, logIn, payOnSandbox, shot, signUp, uniqueEmail } from './helpers';
+import { FIXTURES, SHOTS, expectPaymentSuccess, gotoSignedIn, headerBalance, logIn, payOnSandbox, shot, signUp, uniqueEmail } from './helpers';
 
 /**
  * My Page (issue 10) against the real server with the sandbox payments provider: the sharer copies the
@@ -99,7 +99,7 @@ test('share link → referred sign-up and pack → the sharer sees the reward an
   await signUp(v, visitorEmail, PASSWORD, '친구');
   expect((await visitorContext.cookies()).some((c) => c.name === 'dewy_aff')).toBe(false);
   await logIn(v, visitorEmail, PASSWORD);
-  await v.goto('/pricing?tab=credits');
+  await gotoSignedIn(v, '/pricing?tab=credits');
   await v.getByTestId('pack-buy-package1').click();
   await payOnSandbox(v);
   await expectPaymentSuccess(v, '1,500');
@@ -135,7 +135,7 @@ test('share link → referred sign-up and pack → the sharer sees the reward an
   await expect(a).toHaveURL(/\/mypage$/);
 
   // --- subscribe (basic, 4500 credits), then cancel and resume from My Page
-  await a.goto('/pricing');
+  await gotoSignedIn(a, '/pricing');
   await a.getByTestId('plan-button-basic').click();
   await payOnSandbox(a);
   await expectPaymentSuccess(a, '4,500');

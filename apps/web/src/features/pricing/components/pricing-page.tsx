@@ -80,13 +80,17 @@ function PricingContent() {
   };
 
   const onPlan = (plan: PaidPlan, state: PlanButtonState) => {
-    if (authLoading) return waitForAuth();
-    if (state.kind === 'get-started') return loginFirst('');
-    if (state.kind === 'checkout') return void launch(`plan-${plan}`, () => postCheckout(plan));
+    // A plan change only opens its confirmation (the server decides on confirm), so it needs no wait:
+    // a customer whose stored session is still being verified is not told to click again (issue 22,
+    // found by the browser tests on a busy CI runner). A purchase or a login redirect does wait (000 §5).
     if (state.kind === 'change' && snap && snap.plan !== 'free') {
       setChangeError(null);
       setChange({ from: snap.plan, to: plan, direction: state.direction });
+      return;
     }
+    if (authLoading) return waitForAuth();
+    if (state.kind === 'get-started') return loginFirst('');
+    if (state.kind === 'checkout') return void launch(`plan-${plan}`, () => postCheckout(plan));
   };
 
   const onPack = (pack: PackId) => {
