@@ -50,10 +50,11 @@ export type JobEvent = z.infer<typeof JobEventSchema>;
  * - `JOB_FAILED`: the tool's run failed without a typed reason (its detail is in the row's `error`);
  * - `JOB_TIMEOUT`: the run went past the job timeout (JOB_TIMEOUT_SECONDS) and was aborted;
  * - `JOB_LOST`: its worker stopped (crash, lost heartbeat, hard shutdown) or its queue job vanished;
- *   the job was failed by recovery or at shutdown.
+ *   the job was failed by recovery or at shutdown;
+ * - `JOB_CANCELLED`: its owner cancelled it before a worker started it (decision 040); refunded at once.
  * None is an {@link ErrorCode}: `/api/image/status` answers them as `JOB_FAILED`, as it always has.
  */
-export const KERNEL_JOB_ERROR_CODES = ['JOB_FAILED', 'JOB_TIMEOUT', 'JOB_LOST'] as const;
+export const KERNEL_JOB_ERROR_CODES = ['JOB_FAILED', 'JOB_TIMEOUT', 'JOB_LOST', 'JOB_CANCELLED'] as const;
 export type KernelJobErrorCode = (typeof KERNEL_JOB_ERROR_CODES)[number];
 
 /**

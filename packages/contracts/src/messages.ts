@@ -61,6 +61,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     ko: 'API 키가 없거나 올바르지 않습니다. 폐기되었거나 만료된 키, 인증되지 않았거나 삭제 중인 계정의 키는 쓸 수 없습니다.',
     en: 'The API key is missing or not valid. A revoked or expired key, or a key of an unverified or closing account, cannot be used.',
   },
+  JOB_NOT_CANCELLABLE: {
+    ko: '이미 처리를 시작했거나 끝난 작업은 취소할 수 없습니다.',
+    en: 'This job has already started or finished, so it can no longer be cancelled.',
+  },
   NO_WRITE_PERMISSION: { ko: '작성 권한이 없습니다.', en: 'No write permission.' },
   NOTICE_INCOMPLETE: { ko: '제목과 내용을 입력해주세요.', en: 'Please enter a title and content.' },
   MASK_REQUIRED: { ko: '마스크를 지정하고 저장해주세요.', en: 'Please specify and save the mask first' },

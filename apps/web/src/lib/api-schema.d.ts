@@ -3723,6 +3723,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/jobs/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a job no worker has started: it fails with JOB_CANCELLED and its credits come back at once (409 JOB_NOT_CANCELLABLE once started or finished) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            cost: number;
+                            created_at: string;
+                            error: string | null;
+                            id: string;
+                            results: string[];
+                            /** @enum {string} */
+                            started_by: "user" | "api_key";
+                            /** @enum {string} */
+                            status: "processing" | "completed" | "failed";
+                            tool: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/jobs/{id}/result": {
         parameters: {
             query?: never;

@@ -10,7 +10,7 @@ import { AppError } from '../../lib/app-error';
 import { hitFixedWindow } from '../../lib/rate-limit';
 import { authenticateApiKey } from '../api-keys';
 import { getBalance } from '../credits';
-import { createToolJob, type JobActor, type ToolDefinition } from '../tool-jobs';
+import { cancelQueuedJob, createToolJob, type JobActor, type ToolDefinition } from '../tool-jobs';
 import { storeDirectUpload, viewUrl } from '../uploads';
 
 /** The authenticated caller of a `/v1` request: the API key and its account. */
@@ -107,6 +107,7 @@ function decodeCursor(cursor: string): number {
  * - `POST /v1/jobs {tool, input}`: starts a job of any tool of `tools` with that tool's page input,
  *   through the kernel (charge, idempotency with `Idempotency-Key`, fair queueing), as the API key.
  * - `GET /v1/jobs/:id`, `GET /v1/jobs?limit&cursor` (newest first, keyset pagination),
+ *   `POST /v1/jobs/:id/cancel` (a job no worker started: failed JOB_CANCELLED, refunded at once),
  *   `GET /v1/jobs/:id/result?index=` (the finished image's bytes).
  * An API key never reaches `/api` (account, billing, keys): those take the session cookie only.
  * The tools are the context's (`ctx.tools`, tools.ts): a new tool is in the API without a new route.
@@ -200,6 +201,26 @@ export function publicApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           jobs: await Promise.all(page.map((r) => presentJob(ctx, tools, r))),
           next_cursor: rows.length > req.query.limit ? encodeCursor(page[page.length - 1]!.id) : null,
         };
+      },
+    );
+
+    app.post(
+      '/v1/jobs/:id/cancel',
+      {
+        schema: {
+          tags: ['public-api'],
+          security: SECURITY,
+          summary: 'Cancel a job no worker has started: it fails with JOB_CANCELLED and its credits come back at once (409 JOB_NOT_CANCELLABLE once started or finished)',
+          params: z.object({ id: z.string().max(64) }),
+          response: { 200: ApiJobSchema },
+        },
+      },
+      async (req) => {
+        const caller = callerOf(req);
+        const row = await findJob(ctx, caller.user.id, req.params.id);
+        await cancelQueuedJob(ctx, caller.user.id, row.jobId);
+        req.log.info({ userId: caller.user.id, apiKeyId: caller.apiKeyId, jobId: row.jobId }, 'api job cancelled');
+        return presentJob(ctx, tools, await findJob(ctx, caller.user.id, row.jobId));
       },
     );
 

@@ -6,6 +6,7 @@ import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { waitFor } from '../../../test/helpers/wait';
+import { toolJobHandler } from '../tool-jobs';
 
 /** The public `/v1` API (decision 040 §2) on each database: API-key callers of the kernel. */
 describe.each(TEST_DATABASES)('the /v1 API on $name', (kind) => {
@@ -69,6 +70,7 @@ describe.each(TEST_DATABASES)('the /v1 API on $name', (kind) => {
       { method: 'GET' as const, url: `/v1/jobs/${job.id}/result` },
       { method: 'POST' as const, url: '/v1/jobs', payload: { tool: 'upscale', input: { image, scale_factor: 1 } } },
       { method: 'POST' as const, url: '/v1/uploads' },
+      { method: 'POST' as const, url: `/v1/jobs/${job.id}/cancel` },
     ];
     const revoked = await customer();
     await t.app.inject({ method: 'DELETE', url: `/api/account/api-keys/${revoked.keyId}`, headers: { cookie: revoked.cookie } });
@@ -83,6 +85,7 @@ describe.each(TEST_DATABASES)('the /v1 API on $name', (kind) => {
     // Another account's key sees nothing of the owner's.
     expect((await t.app.inject({ url: `/v1/jobs/${job.id}`, headers: other.auth })).statusCode).toBe(404);
     expect((await t.app.inject({ url: `/v1/jobs/${job.id}/result`, headers: other.auth })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: `/v1/jobs/${job.id}/cancel`, headers: other.auth })).statusCode).toBe(404);
     expect((await t.app.inject({ url: '/v1/jobs', headers: other.auth })).json().jobs).toEqual([]);
     const foreign = await startJob(other.auth, { tool: 'upscale', input: { image, scale_factor: 1 } });
     expect(foreign.statusCode).toBe(403);
@@ -171,6 +174,79 @@ describe.each(TEST_DATABASES)('the /v1 rate limit on $name', (kind) => {
       expect((await t.app.inject({ url: '/v1/jobs', headers: { authorization: b } })).statusCode).toBe(200);
     } finally {
       await t.close();
+    }
+  });
+});
+
+/** `POST /v1/jobs/:id/cancel` (decision 040 §2): jobs stay queued here (no workers) until a test runs the handler. */
+describe.each(TEST_DATABASES)('cancelling a /v1 job on $name', (kind) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(kind, { API_REQUESTS_PER_MINUTE: '1000' }, { workers: false });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function customerWithJob() {
+    const u = await signUpAndLogin(t.app);
+    const secret = (await t.app.inject({ method: 'POST', url: '/api/account/api-keys', headers: { cookie: u.cookie }, payload: { name: 'program' } })).json().secret as string;
+    const auth = { authorization: `Bearer ${secret}` };
+    const form = multipartBody('file', 'portrait.jpg', 'image/jpeg', await makeJpeg(320, 240));
+    const image = (await t.app.inject({ method: 'POST', url: '/v1/uploads', headers: { ...auth, ...form.headers }, payload: form.payload })).json().imageUrl as string;
+    const job = (await t.app.inject({ method: 'POST', url: '/v1/jobs', headers: auth, payload: { tool: 'upscale', input: { image, scale_factor: 1 } } })).json() as { id: string; cost: number };
+    return { ...u, auth, job };
+  }
+  const refunds = async (userId: number) => (await t.ctx.database.db.select().from(creditLedger).where(eq(creditLedger.userId, userId))).filter((e) => e.kind === 'refund');
+  const handlerOf = () => toolJobHandler(t.ctx, t.ctx.tools.find((x) => x.jobName === 'upscale')!, t.app.log);
+
+  it('a queued job is cancelled once under 20 parallel cancels and refunded once; then, or for a finished job, 409; another account 404', async () => {
+    const c = await customerWithJob();
+    expect(c.job.cost).toBeGreaterThan(0);
+    const answers = await Promise.all(Array.from({ length: 20 }, () => t.app.inject({ method: 'POST', url: `/v1/jobs/${c.job.id}/cancel`, headers: { ...c.auth, 'accept-language': 'en' } })));
+    const ok = answers.filter((a) => a.statusCode === 200);
+    expect(ok).toHaveLength(1);
+    expect(ok[0]!.json()).toMatchObject({ id: c.job.id, status: 'failed', error: 'JOB_CANCELLED' });
+    expect(ok[0]!.headers['x-credits-remaining']).toBe('300');
+    for (const a of answers.filter((x) => x.statusCode !== 200)) {
+      expect(a.statusCode).toBe(409);
+      expect(a.json()).toMatchObject({ code: 'JOB_NOT_CANCELLABLE', error: ERROR_MESSAGES.JOB_NOT_CANCELLABLE.en });
+    }
+    expect(await refunds(c.user.id)).toHaveLength(1);
+    // The queue's job then finds the row failed and runs nothing.
+    await handlerOf().handle({ imageId: (await t.ctx.database.db.select().from(jobs).where(eq(jobs.jobId, c.job.id)))[0]!.id }, { signal: new AbortController().signal } as never);
+    const [row] = await t.ctx.database.db.select().from(jobs).where(eq(jobs.jobId, c.job.id));
+    expect(row).toMatchObject({ status: 'failed', errorCode: 'JOB_CANCELLED', resultKey: null });
+
+    const other = await customerWithJob();
+    expect((await t.app.inject({ method: 'POST', url: `/v1/jobs/${c.job.id}/cancel`, headers: other.auth })).statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'POST', url: '/v1/jobs/not-a-job/cancel', headers: other.auth })).statusCode).toBe(404);
+    // A finished job is not cancellable, and keeps its charge.
+    const [otherRow] = await t.ctx.database.db.select().from(jobs).where(eq(jobs.jobId, other.job.id));
+    await handlerOf().handle({ imageId: otherRow!.id }, { signal: new AbortController().signal } as never);
+    const late = await t.app.inject({ method: 'POST', url: `/v1/jobs/${other.job.id}/cancel`, headers: other.auth });
+    expect(late.statusCode).toBe(409);
+    expect((await t.app.inject({ url: `/v1/jobs/${other.job.id}`, headers: other.auth })).json().status).toBe('completed');
+    expect(await refunds(other.user.id)).toEqual([]);
+  });
+
+  it('a cancel racing the worker: the job is either cancelled and refunded without a result, or run and charged, never both', async () => {
+    for (let i = 0; i < 4; i++) {
+      const c = await customerWithJob();
+      const [row] = await t.ctx.database.db.select().from(jobs).where(eq(jobs.jobId, c.job.id));
+      const [cancel] = await Promise.all([
+        t.app.inject({ method: 'POST', url: `/v1/jobs/${c.job.id}/cancel`, headers: c.auth }),
+        handlerOf().handle({ imageId: row!.id }, { signal: new AbortController().signal } as never),
+      ]);
+      const [after] = await t.ctx.database.db.select().from(jobs).where(eq(jobs.jobId, c.job.id));
+      if (cancel.statusCode === 200) {
+        expect(after).toMatchObject({ status: 'failed', errorCode: 'JOB_CANCELLED', resultKey: null });
+        expect(await refunds(c.user.id)).toHaveLength(1);
+      } else {
+        expect(cancel.statusCode).toBe(409);
+        expect(after!.status).toBe('completed');
+        expect(await refunds(c.user.id)).toEqual([]);
+      }
     }
   });
 });

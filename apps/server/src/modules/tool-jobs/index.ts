@@ -9,7 +9,7 @@ export { jobEventsRoutes } from './job-events.routes';
 
 // What a tool is (tools.ts, the tool modules) and how a route starts one.
 export { defineTool, type ToolDefinition, type ToolJobsPage, type ToolRequestFile, type ToolImage, type ToolUpload, type ToolOutput, type ToolRunContext } from './tool-definition';
-export { createToolJob, failAndRefund, fairKeyOf, requestFingerprint, userActor, type JobActor } from './tool-jobs.service';
+export { cancelQueuedJob, createToolJob, failAndRefund, fairKeyOf, requestFingerprint, userActor, type JobActor } from './tool-jobs.service';
 export { readToolForm } from './tool-jobs.files';
 export { findToolJob, rowHistoryFields, rowIsPartial, toolJobsPage, toolOfRow } from './tool-jobs.presenter';
 

@@ -29,12 +29,14 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
     concurrency: tool.concurrency?.(ctx),
     async handle({ imageId }, { signal }) {
       const db = ctx.database.db;
-      const row = (await db.select().from(jobs).where(eq(jobs.id, imageId)))[0];
-      if (!row || row.status !== 'processing') return;
+      // The claim: the first heartbeat, conditional on the job still processing. A cancel is conditional
+      // on no heartbeat yet (cancelQueuedJob), so on the same row one of the two wins: a job is either
+      // cancelled and refunded or run, never both (decision 040 §2).
+      const [row] = await db.update(jobs).set({ heartbeatAt: new Date() }).where(and(eq(jobs.id, imageId), eq(jobs.status, 'processing'))).returning();
+      if (!row) return;
       const source = row.source;
       const jobLog = log.child({ tool: tool.name, jobId: row.jobId, imageId, userId: row.userId });
       const beat = () => db.update(jobs).set({ heartbeatAt: new Date() }).where(and(eq(jobs.id, imageId), eq(jobs.status, 'processing')));
-      await beat();
       const heartbeat = setInterval(() => void beat().catch((err) => jobLog.warn({ err }, 'heartbeat failed')), ctx.config.workers.heartbeatMs);
       heartbeat.unref();
 

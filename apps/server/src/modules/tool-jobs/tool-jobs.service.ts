@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { HistorySource, JobStatus, ToolJobCreated } from '@dewy/contracts';
 import type { AppContext } from '../../context';
@@ -213,4 +213,34 @@ export async function failAndRefund(db: DbOrTx, jobRowId: number, failure: Store
     await refund(tx, { spendKey: row.spendKey, reason: { code: 'job_refund', source: row.source as HistorySource } });
     return { userId: row.userId, jobId: row.jobId, source: row.source };
   });
+}
+
+/**
+ * Cancels one of `userId`'s jobs that no worker has started (no heartbeat yet): fails it with
+ * `JOB_CANCELLED` and refunds its credits in one transaction, then publishes its `failed` status.
+ * Conditional on `status = 'processing' AND heartbeat_at IS NULL`, while a worker's claim is
+ * conditional on `status = 'processing'` and sets the heartbeat: on the one row, whichever commits
+ * first wins, so a job is either cancelled (and never run) or run (and not cancellable), and a
+ * cancel sent twice refunds once (decision 040 §2). The queue's job is left to find the row failed.
+ * @param jobId the job's public id (uuid)
+ * @returns the cancelled row's id
+ * @throws AppError NOT_FOUND (no such job of this user), JOB_NOT_CANCELLABLE (started or finished)
+ */
+export async function cancelQueuedJob(ctx: Pick<AppContext, 'database' | 'events'>, userId: number, jobId: string): Promise<{ imageId: number }> {
+  const cancelled = await inTransaction(ctx.database.db, async (tx) => {
+    const [row] = await tx
+      .update(jobs)
+      .set({ status: 'failed', errorCode: 'JOB_CANCELLED', error: 'cancelled by its owner before it started', updatedAt: new Date() })
+      .where(and(eq(jobs.jobId, jobId), eq(jobs.userId, userId), eq(jobs.status, 'processing'), isNull(jobs.heartbeatAt)))
+      .returning({ id: jobs.id, spendKey: jobs.spendKey, source: jobs.source });
+    if (!row) return null;
+    await refund(tx, { spendKey: row.spendKey, reason: { code: 'job_refund', source: row.source as HistorySource } });
+    return row;
+  });
+  if (!cancelled) {
+    const [exists] = await ctx.database.db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.jobId, jobId), eq(jobs.userId, userId)));
+    throw new AppError(exists ? 'JOB_NOT_CANCELLABLE' : 'NOT_FOUND');
+  }
+  await ctx.events.publish(userId, { type: 'status', jobId, source: cancelled.source as HistorySource, status: 'failed' });
+  return { imageId: cancelled.id };
 }
