@@ -55,6 +55,10 @@ for (const lang of ['ko', 'en'] as const) {
     await page.reload();
     await expect(page.getByTestId('api-key-item')).toHaveCount(1);
     expect(await page.content()).not.toContain(secret.slice(16));
+    // The key's webhook signing secret (decision 040 §3): shown shortened, copied whole.
+    await expect(page.getByTestId('api-key-webhook-secret')).toContainText(/^whsec_/);
+    await page.getByTestId('api-key-webhook-copy').click();
+    await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
 
     // Revoke asks first; cancel keeps it, confirm revokes it.
     await page.getByTestId('api-key-revoke').click();

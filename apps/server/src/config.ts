@@ -216,6 +216,15 @@ const EnvSchema = z.object({
   AI_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(30),
   /** Requests one API key may make to `/v1` per minute, all routes together (decision 040 §2). */
   API_REQUESTS_PER_MINUTE: z.coerce.number().int().positive().default(120),
+  /**
+   * Tests only: lets webhooks go to loopback addresses (127.0.0.0/8, ::1), never to other private
+   * ranges. Refused with NODE_ENV=production (decision 040 §3).
+   */
+  WEBHOOKS_ALLOW_LOOPBACK: bool.default(false),
+  /** How often each process looks for due webhook messages (ms). */
+  WEBHOOKS_POLL_MS: z.coerce.number().int().min(100).default(2000),
+  /** One webhook attempt's limit, connection to answer (ms); a slower receiver is a failed attempt. */
+  WEBHOOKS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** The operator's business details, shown by the footer and the legal pages (GET /api/site-info). */
   COMPANY_NAME: z.string().optional(),
   COMPANY_CEO: z.string().optional(),
@@ -425,6 +434,8 @@ export interface AppConfig {
   llm: { baseUrl: string; apiKey?: string; model: string | null; visionModel: string | null; timeoutMs: number; maxRetries: number; retryBaseMs: number; chatChargeEnabled: boolean; requestsPerMinute: number };
   /** The public `/v1` API (decision 040): requests per API key per minute. */
   publicApi: { requestsPerMinute: number };
+  /** Webhooks to customers (decision 040 §3): the loopback test switch, the sender's polling interval and an attempt's limit (ms). */
+  webhooks: { allowLoopback: boolean; pollMs: number; timeoutMs: number };
   moderation: { enabled: boolean; threshold: number };
   /** Per-user quota of live stored uploads (UPLOAD_QUOTA_MAX_FILES / _BYTES; decision 032). */
   uploadQuota: { maxFiles: number; maxBytes: number };
@@ -468,6 +479,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   // A live worker misses at most one stamp before the reaper would call it dead.
   if (e.JOB_STALE_MS < 2 * e.JOB_HEARTBEAT_MS) throw new Error('Invalid configuration:\n  JOB_STALE_MS: must be at least twice JOB_HEARTBEAT_MS');
+  if (e.NODE_ENV === 'production' && e.WEBHOOKS_ALLOW_LOOPBACK) {
+    throw new Error('Invalid configuration:\n  WEBHOOKS_ALLOW_LOOPBACK: a test switch (webhooks to 127.0.0.1), refused with NODE_ENV=production');
+  }
   if (e.NODE_ENV === 'production' && e.PAYMENTS_PROVIDER === 'sandbox' && !e.PAYMENTS_SANDBOX_IN_PRODUCTION) {
     throw new Error(SANDBOX_IN_PRODUCTION_REFUSED);
   }
@@ -565,6 +579,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       requestsPerMinute: e.AI_REQUESTS_PER_MINUTE,
     },
     publicApi: { requestsPerMinute: e.API_REQUESTS_PER_MINUTE },
+    webhooks: { allowLoopback: e.WEBHOOKS_ALLOW_LOOPBACK, pollMs: e.WEBHOOKS_POLL_MS, timeoutMs: e.WEBHOOKS_TIMEOUT_MS },
     moderation: { enabled: e.NSFW_SCREENING, threshold: e.NSFW_THRESHOLD },
     uploadQuota: { maxFiles: e.UPLOAD_QUOTA_MAX_FILES, maxBytes: e.UPLOAD_QUOTA_MAX_BYTES },
     site: {

@@ -5,6 +5,7 @@ import { purgeOldSignInEvents } from './modules/users';
 import { recoverStuckJobs, refundStaleMeteredCalls } from './modules/tool-jobs';
 import { purgeStalePendingUploads } from './modules/uploads';
 import { refundUnconfirmedRewrites, staleMeteredCallAgeMs } from './modules/ai';
+import { startWebhookSender } from './modules/public-api';
 
 /** How often expired rows (sessions, rate-limit counters, sign-in history past its days, unconfirmed uploads…) are purged (ms). */
 export const PURGE_INTERVAL_MS = 60_000;
@@ -14,7 +15,8 @@ export const PURGE_INTERVAL_MS = 60_000;
  * `config.workers.reaperIntervalMs` (paid jobs whose worker died — no heartbeat for `staleMs` — or whose
  * queue job is gone are failed and refunded, once; with the defaults a dead worker's job within 45 s), the
  * purge of expired rows, and the refunds of inline metered calls (calls a dead process left pending;
- * rewrites never confirmed by the page — decisions 022 and 036).
+ * rewrites never confirmed by the page — decisions 022 and 036), and the sender of customers' webhooks
+ * (decision 040 §3).
  * Every process may run it: each step is conditional, so two processes never refund twice.
  * @returns a stop function.
  */
@@ -41,9 +43,11 @@ export function startHousekeeping(ctx: AppContext): () => void {
   }, PURGE_INTERVAL_MS);
   reaper.unref();
   purge.unref();
+  const stopWebhooks = startWebhookSender(ctx);
   return () => {
     clearInterval(reaper);
     clearInterval(purge);
+    stopWebhooks();
   };
 }
 

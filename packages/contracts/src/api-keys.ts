@@ -36,14 +36,24 @@ export const ApiKeySummarySchema = z.object({
 });
 export type ApiKeySummary = z.infer<typeof ApiKeySummarySchema>;
 
+/** A key as the account's answers show it: with the signing secret of its webhooks (decision 040 §3). */
+export const ApiKeyViewSchema = ApiKeySummarySchema.extend({
+  /**
+   * The Standard Webhooks signing secret (`whsec_` + base64 of 32 bytes) that verifies the webhooks of
+   * the jobs this key starts. Not a credential: it cannot call the API.
+   */
+  webhookSecret: z.string(),
+});
+export type ApiKeyView = z.infer<typeof ApiKeyViewSchema>;
+
 /** `GET /api/account/api-keys`: the account's keys, newest first. */
-export const ApiKeyListResponseSchema = z.object({ success: z.literal(true), keys: z.array(ApiKeySummarySchema) });
+export const ApiKeyListResponseSchema = z.object({ success: z.literal(true), keys: z.array(ApiKeyViewSchema) });
 export type ApiKeyListResponse = z.infer<typeof ApiKeyListResponseSchema>;
 
 /** `POST /api/account/api-keys`: the new key and its secret, shown this once and never again. */
-export const ApiKeyCreatedResponseSchema = z.object({ success: z.literal(true), key: ApiKeySummarySchema, secret: z.string() });
+export const ApiKeyCreatedResponseSchema = z.object({ success: z.literal(true), key: ApiKeyViewSchema, secret: z.string() });
 export type ApiKeyCreatedResponse = z.infer<typeof ApiKeyCreatedResponseSchema>;
 
 /** `DELETE /api/account/api-keys/:id`: the key, now revoked. */
-export const ApiKeyRevokedResponseSchema = z.object({ success: z.literal(true), key: ApiKeySummarySchema });
+export const ApiKeyRevokedResponseSchema = z.object({ success: z.literal(true), key: ApiKeyViewSchema });
 export type ApiKeyRevokedResponse = z.infer<typeof ApiKeyRevokedResponseSchema>;

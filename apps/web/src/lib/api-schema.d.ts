@@ -38,6 +38,7 @@ export interface paths {
                                 revokedAt: string | null;
                                 /** @enum {string} */
                                 state: "active" | "expired" | "revoked";
+                                webhookSecret: string;
                             }[];
                             /** @enum {boolean} */
                             success: true;
@@ -80,6 +81,7 @@ export interface paths {
                                 revokedAt: string | null;
                                 /** @enum {string} */
                                 state: "active" | "expired" | "revoked";
+                                webhookSecret: string;
                             };
                             secret: string;
                             /** @enum {boolean} */
@@ -133,6 +135,7 @@ export interface paths {
                                 revokedAt: string | null;
                                 /** @enum {string} */
                                 state: "active" | "expired" | "revoked";
+                                webhookSecret: string;
                             };
                             /** @enum {boolean} */
                             success: true;
@@ -3614,6 +3617,7 @@ export interface paths {
                                 status: "processing" | "completed" | "failed";
                                 tool: string;
                                 updated_at: string;
+                                webhook_url: string | null;
                             }[];
                             next_cursor: string | null;
                         };
@@ -3640,6 +3644,7 @@ export interface paths {
                         };
                         /** @enum {string} */
                         tool: "upscale" | "face-edit" | "image-edit" | "kling-generation";
+                        webhook_url?: string;
                     };
                 };
             };
@@ -3662,6 +3667,7 @@ export interface paths {
                             status: "processing" | "completed" | "failed";
                             tool: string;
                             updated_at: string;
+                            webhook_url: string | null;
                         };
                     };
                 };
@@ -3710,6 +3716,7 @@ export interface paths {
                             status: "processing" | "completed" | "failed";
                             tool: string;
                             updated_at: string;
+                            webhook_url: string | null;
                         };
                     };
                 };
@@ -3762,6 +3769,7 @@ export interface paths {
                             status: "processing" | "completed" | "failed";
                             tool: string;
                             updated_at: string;
+                            webhook_url: string | null;
                         };
                     };
                 };
@@ -3800,6 +3808,61 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/jobs/{id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A job's webhook messages and every attempt to send them (status code or why none, duration) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            webhooks: {
+                                attempts: {
+                                    attempt: number;
+                                    attempted_at: string;
+                                    duration_ms: number;
+                                    error: string | null;
+                                    status_code: number | null;
+                                }[];
+                                id: string;
+                                next_attempt_at: string | null;
+                                /** @enum {string} */
+                                state: "pending" | "delivered" | "failed";
+                                /** @enum {string} */
+                                type: "job.completed" | "job.failed";
+                                url: string;
+                            }[];
+                        };
+                    };
                 };
             };
         };

@@ -12,3 +12,4 @@ export * from './ai.schema';
 export * from './reminders.schema';
 export * from './sign-in-history.schema';
 export * from './api-keys.schema';
+export * from './webhooks.schema';

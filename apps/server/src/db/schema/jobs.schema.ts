@@ -31,6 +31,8 @@ export const jobs = pgTable(
     apiKeyId: integer('api_key_id').references(() => apiKeys.id),
     /** The batch the job belongs to (issue 24); null for a single job. */
     batchId: uuid('batch_id'),
+    /** Where the job's end is POSTed, signed (decision 040 §3); only for jobs an API key started. */
+    webhookUrl: text('webhook_url'),
     source: text('source', { enum: HISTORY_SOURCES }).notNull(),
     status: text('status', { enum: JOB_STATUSES }).notNull(),
     jobId: text('job_id').notNull(),
@@ -80,6 +82,7 @@ export const jobs = pgTable(
     index('jobs_batch_idx').on(t.batchId).where(sql`${t.batchId} IS NOT NULL`),
     check('jobs_actor_kind_valid', sql`${t.actorKind} in (${sqlList(JOB_ACTOR_KINDS)})`),
     check('jobs_api_key_actor', sql`(${t.actorKind} = 'api_key') = (${t.apiKeyId} IS NOT NULL)`),
+    check('jobs_webhook_needs_api_key', sql`${t.webhookUrl} IS NULL OR ${t.apiKeyId} IS NOT NULL`),
     check('jobs_source_valid', sql`${t.source} in (${sqlList(HISTORY_SOURCES)})`),
     check('jobs_status_valid', sql`${t.status} in (${sqlList(JOB_STATUSES)})`),
     check('jobs_error_code_when_failed', sql`(${t.status} = 'failed') = (${t.errorCode} IS NOT NULL)`),

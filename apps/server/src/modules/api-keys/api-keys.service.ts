@@ -1,6 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { and, count, desc, eq, gt, isNull, lt, or } from 'drizzle-orm';
-import { API_KEY_LIMITS, API_KEY_SECRET_PREFIX, type ApiKeySummary } from '@dewy/contracts';
+import { API_KEY_LIMITS, API_KEY_SECRET_PREFIX, type ApiKeySummary, type ApiKeyView } from '@dewy/contracts';
 import type { DbOrTx } from '../../db/client';
 import { apiKeys, users, type ApiKeyRow, type UserRow } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
@@ -120,4 +120,20 @@ export async function authenticateApiKey(db: DbOrTx, secret: string, now: Date =
       .where(and(eq(apiKeys.id, key.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now.getTime() - LAST_USED_RESOLUTION_MS)))));
   }
   return { apiKeyId: key.id, user };
+}
+
+/**
+ * The Standard Webhooks signing secret of one key (decision 040 §3): `whsec_` + base64 of
+ * HMAC-SHA256(app secret, `dewy:webhook-secret:v1:<key id>:<key prefix>`), 32 bytes. Derived, not
+ * stored: a database leak alone does not give it, and every process that has APP_SECRET can sign.
+ * Rotating APP_SECRET rotates every webhook secret (as it invalidates signed URLs).
+ * @param appSecret the app's HMAC secret (`ctx.secret`)
+ */
+export function webhookSigningSecret(appSecret: string, key: { id: number; prefix: string }): string {
+  return `whsec_${createHmac('sha256', appSecret).update(`dewy:webhook-secret:v1:${key.id}:${key.prefix}`).digest('base64')}`;
+}
+
+/** A key with its webhook signing secret, as the account's answers show it. */
+export function withWebhookSecret(appSecret: string, key: ApiKeySummary): ApiKeyView {
+  return { ...key, webhookSecret: webhookSigningSecret(appSecret, key) };
 }

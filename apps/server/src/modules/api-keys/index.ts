@@ -9,3 +9,6 @@ export { apiKeysRoutes } from './api-keys.routes';
 
 // The `/v1` caller's authentication.
 export { authenticateApiKey } from './api-keys.service';
+
+// The signing secret of a key's webhooks (public-api's sender).
+export { webhookSigningSecret } from './api-keys.service';

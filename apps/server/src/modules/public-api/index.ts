@@ -5,3 +5,7 @@
  * face (decision 039).
  */
 export { publicApiRoutes } from './public-api.routes';
+
+// The webhook sender (housekeeping) and one round of it (tests).
+export { sendDueWebhooks, startWebhookSender } from './webhooks.sender';
+export { WEBHOOK_ATTEMPT_OFFSETS_MS } from './webhooks.delivery';

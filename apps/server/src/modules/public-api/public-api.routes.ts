@@ -12,6 +12,7 @@ import { authenticateApiKey } from '../api-keys';
 import { getBalance } from '../credits';
 import { cancelQueuedJob, createToolJob, type JobActor, type ToolDefinition } from '../tool-jobs';
 import { storeDirectUpload, viewUrl } from '../uploads';
+import { listJobWebhooks } from './webhooks.delivery';
 
 /** The authenticated caller of a `/v1` request: the API key and its account. */
 interface ApiCaller {
@@ -50,15 +51,52 @@ const ApiJobSchema = z.object({
   results: z.array(z.string()),
   /** Who started it: this API (`api_key`) or the account on the page (`user`). */
   started_by: z.enum(['user', 'api_key']),
+  /** Where the job's end is POSTed, signed (Standard Webhooks), or null. */
+  webhook_url: z.string().nullable(),
 });
 type ApiJob = z.infer<typeof ApiJobSchema>;
+
+/**
+ * A job's `webhook_url`: an absolute http(s) URL of at most 2048 characters without user name or
+ * password. Where it points is checked when each message is sent (decision 040 §3), not here: a name
+ * may resolve elsewhere by then.
+ */
+const WebhookUrlSchema = z
+  .string()
+  .max(2048)
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password && u.hostname.length > 0;
+    } catch {
+      return false;
+    }
+  }, 'an absolute http(s) URL without credentials');
+
+const ApiWebhookListSchema = z.object({
+  webhooks: z.array(
+    z.object({
+      /** The message id (`webhook-id`), the same on every retry. */
+      id: z.string(),
+      type: z.enum(['job.completed', 'job.failed']),
+      url: z.string(),
+      state: z.enum(['pending', 'delivered', 'failed']),
+      next_attempt_at: z.string().nullable(),
+      attempts: z.array(z.object({ attempt: z.number().int(), attempted_at: z.string(), status_code: z.number().int().nullable(), error: z.string().nullable(), duration_ms: z.number().int() })),
+    }),
+  ),
+});
 
 const ApiJobListSchema = z.object({ jobs: z.array(ApiJobSchema), next_cursor: z.string().nullable() });
 
 /** The tool's public name in `/v1`: its job name (`upscale`, `face-edit`, `image-edit`, `kling-generation`). */
 const apiToolName = (tool: ToolDefinition) => tool.jobName;
 
-async function presentJob(ctx: AppContext, tools: readonly ToolDefinition[], row: JobRow): Promise<ApiJob> {
+/**
+ * A job as `/v1` answers it (and as its webhooks carry it): public id, tool, status, cost, dates (ISO
+ * 8601), the JobErrorCode of a failed job, signed result URLs, who started it, its webhook address.
+ */
+export async function presentJob(ctx: AppContext, tools: readonly ToolDefinition[], row: JobRow): Promise<ApiJob> {
   const keys = row.status === 'completed' ? (row.resultKeys ?? (row.resultKey ? [row.resultKey] : [])) : [];
   const tool = tools.find((t) => t.jobName === row.jobName);
   return {
@@ -71,6 +109,7 @@ async function presentJob(ctx: AppContext, tools: readonly ToolDefinition[], row
     error: row.status === 'failed' ? (row.errorCode ?? 'JOB_FAILED') : null,
     results: await Promise.all(keys.map((k) => viewUrl(ctx, k))),
     started_by: row.actorKind === 'api_key' ? 'api_key' : 'user',
+    webhook_url: row.webhookUrl,
   };
 }
 
@@ -108,7 +147,9 @@ function decodeCursor(cursor: string): number {
  *   through the kernel (charge, idempotency with `Idempotency-Key`, fair queueing), as the API key.
  * - `GET /v1/jobs/:id`, `GET /v1/jobs?limit&cursor` (newest first, keyset pagination),
  *   `POST /v1/jobs/:id/cancel` (a job no worker started: failed JOB_CANCELLED, refunded at once),
- *   `GET /v1/jobs/:id/result?index=` (the finished image's bytes).
+ *   `GET /v1/jobs/:id/result?index=` (the finished image's bytes), `GET /v1/jobs/:id/webhooks` (its
+ *   webhook messages and attempts). A job started with `webhook_url` has its end POSTed there, signed
+ *   (Standard Webhooks, the key's secret), by {@link deliverDueWebhooks}.
  * An API key never reaches `/api` (account, billing, keys): those take the session cookie only.
  * The tools are the context's (`ctx.tools`, tools.ts): a new tool is in the API without a new route.
  */
@@ -157,7 +198,7 @@ export function publicApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['public-api'],
           security: SECURITY,
           summary: "Start a job of any tool with that tool's input (e.g. {tool: 'upscale', input: {image, scale_factor: 2}}); Idempotency-Key replays",
-          body: z.object({ tool: z.enum(toolNames), input: z.record(z.string(), z.unknown()) }).strict(),
+          body: z.object({ tool: z.enum(toolNames), input: z.record(z.string(), z.unknown()), webhook_url: WebhookUrlSchema.optional() }).strict(),
           headers: z.object({ 'idempotency-key': z.string().min(1).max(255).optional() }),
           response: { 201: ApiJobSchema },
         },
@@ -174,7 +215,7 @@ export function publicApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           }
           throw err;
         }
-        const created = await createToolJob(ctx, tool, apiKeyActor(caller), input, { idempotencyKey: req.headers['idempotency-key'] });
+        const created = await createToolJob(ctx, tool, apiKeyActor(caller), input, { idempotencyKey: req.headers['idempotency-key'], webhookUrl: req.body.webhook_url });
         req.log.info({ userId: caller.user.id, apiKeyId: caller.apiKeyId, jobId: created.jobId, cost: created.cost }, 'api job created');
         return reply.code(201).send(await presentJob(ctx, tools, await findJob(ctx, caller.user.id, created.jobId)));
       },
@@ -222,6 +263,20 @@ export function publicApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         req.log.info({ userId: caller.user.id, apiKeyId: caller.apiKeyId, jobId: row.jobId }, 'api job cancelled');
         return presentJob(ctx, tools, await findJob(ctx, caller.user.id, row.jobId));
       },
+    );
+
+    app.get(
+      '/v1/jobs/:id/webhooks',
+      {
+        schema: {
+          tags: ['public-api'],
+          security: SECURITY,
+          summary: "A job's webhook messages and every attempt to send them (status code or why none, duration)",
+          params: z.object({ id: z.string().max(64) }),
+          response: { 200: ApiWebhookListSchema },
+        },
+      },
+      async (req) => ({ webhooks: await listJobWebhooks(ctx, (await findJob(ctx, callerOf(req).user.id, req.params.id)).id) }),
     );
 
     app.get(

@@ -10,6 +10,7 @@ import { failAndRefund } from './tool-jobs.service';
 import { inTransaction } from '../../db/tx';
 import { failureOf, JobFailure } from '../../lib/job-failure';
 import { refundPart } from '../credits';
+import { recordJobWebhook } from './job-webhooks';
 
 /** Progress events of one job are sent at most this often (ms); the last one of a stage always goes. */
 const PROGRESS_MIN_INTERVAL_MS = 250;
@@ -111,6 +112,7 @@ export function toolJobHandler(ctx: AppServices, tool: ToolDefinition, log: Fast
           if (done.length && output.refundCredits && output.refundCredits > 0) {
             await refundPart(tx, { spendKey: row.spendKey, amount: Math.min(output.refundCredits, row.cost), reason: { code: 'job_partial_refund', source: row.source as HistorySource } });
           }
+          if (done.length) await recordJobWebhook(tx, imageId, 'job.completed');
           return done.length > 0;
         });
         if (!completed) {

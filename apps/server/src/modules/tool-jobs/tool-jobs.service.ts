@@ -15,6 +15,7 @@ import { assertNotInMaintenance } from '../settings';
 import type { Capability } from '../../providers/engine-registry';
 import type { ToolDefinition, ToolRequestFile, ToolUpload } from './tool-definition';
 import { acceptFiles, fingerprintedInput, sentFiles } from './tool-jobs.files';
+import { recordJobWebhook } from './job-webhooks';
 
 /** JSON with object keys sorted, so the same input always hashes the same. */
 function canonicalJson(v: unknown): string {
@@ -102,6 +103,7 @@ export const userActor = (userId: number): JobActor => ({ kind: 'user', userId }
  * @param actor who starts the job ({@link userActor} for the signed-in user); the job is `actor.userId`'s
  * @param input the request input as the tool's schema parsed it (for a tool with files: without their URLs, null)
  * @param opts.files the non-empty files of the request by multipart field (tools with `files` only)
+ * @param opts.webhookUrl where the job's end is POSTed, signed (an API key's jobs only; checked by the caller, decision 040 §3)
  * @throws AppError NOT_CONFIGURED, FORBIDDEN, NOT_FOUND, INSUFFICIENT_CREDITS, IDEMPOTENCY_KEY_REUSED, the upload pipeline's codes and the tool's own codes
  */
 export async function createToolJob<S extends z.ZodType, C extends Capability>(
@@ -109,14 +111,16 @@ export async function createToolJob<S extends z.ZodType, C extends Capability>(
   tool: ToolDefinition<S, C>,
   actor: JobActor,
   input: z.infer<S>,
-  opts: { idempotencyKey?: string; files?: Readonly<Record<string, ToolRequestFile>> } = {},
+  opts: { idempotencyKey?: string; files?: Readonly<Record<string, ToolRequestFile>>; webhookUrl?: string } = {},
 ): Promise<ToolJobCreated> {
   const db = ctx.database.db;
   const userId = actor.userId;
   const engine = ctx.engines.get(tool.engine);
   const sent = tool.files ? sentFiles(tool.files, opts.files) : {};
   const toStore = tool.files ? await tool.files.check(input, sent, ctx) : {};
-  const requestHash = requestFingerprint(tool.files ? fingerprintedInput(tool.files, input, sent) : input);
+  const fingerprinted = tool.files ? fingerprintedInput(tool.files, input, sent) : input;
+  // The webhook address is part of the request: the same Idempotency-Key with another one is another body.
+  const requestHash = requestFingerprint(opts.webhookUrl ? { input: fingerprinted, webhookUrl: opts.webhookUrl } : fingerprinted);
   const spendKey = opts.idempotencyKey ? idempotentSpendKey(tool, userId, opts.idempotencyKey) : `${tool.jobName}:${userId}:${randomUUID()}`;
   const replay = await replayIdempotentJob(ctx, tool, userId, opts.idempotencyKey, requestHash);
   if (replay) return replay;
@@ -165,6 +169,8 @@ export async function createToolJob<S extends z.ZodType, C extends Capability>(
           userId,
           actorKind: actor.kind,
           apiKeyId: actor.kind === 'api_key' ? actor.apiKeyId : null,
+          // Webhooks are signed with an API key's secret: only a key's jobs have one.
+          webhookUrl: actor.kind === 'api_key' ? (opts.webhookUrl ?? null) : null,
           source: tool.source,
           status: 'processing',
           jobId,
@@ -211,6 +217,7 @@ export async function failAndRefund(db: DbOrTx, jobRowId: number, failure: Store
       .returning({ spendKey: jobs.spendKey, userId: jobs.userId, jobId: jobs.jobId, source: jobs.source });
     if (!row) return null;
     await refund(tx, { spendKey: row.spendKey, reason: { code: 'job_refund', source: row.source as HistorySource } });
+    await recordJobWebhook(tx, jobRowId, 'job.failed');
     return { userId: row.userId, jobId: row.jobId, source: row.source };
   });
 }
@@ -235,6 +242,7 @@ export async function cancelQueuedJob(ctx: Pick<AppContext, 'database' | 'events
       .returning({ id: jobs.id, spendKey: jobs.spendKey, source: jobs.source });
     if (!row) return null;
     await refund(tx, { spendKey: row.spendKey, reason: { code: 'job_refund', source: row.source as HistorySource } });
+    await recordJobWebhook(tx, row.id, 'job.failed');
     return row;
   });
   if (!cancelled) {

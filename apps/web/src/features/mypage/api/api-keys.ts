@@ -1,4 +1,4 @@
-import type { ApiKeyCreatedResponse, ApiKeyCreateRequest, ApiKeySummary } from '@dewy/contracts';
+import type { ApiKeyCreatedResponse, ApiKeyCreateRequest, ApiKeyView } from '@dewy/contracts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { useSession } from '../../../lib/session';
@@ -11,7 +11,7 @@ export function useApiKeys(enabled: boolean) {
   const { user, status } = useSession();
   return useQuery({
     queryKey: [API_KEYS_KEY, user?.id ?? null],
-    queryFn: async (): Promise<ApiKeySummary[]> => (await api.get('/api/account/api-keys')).keys,
+    queryFn: async (): Promise<ApiKeyView[]> => (await api.get('/api/account/api-keys')).keys,
     enabled: enabled && Boolean(user) && status === 'authenticated',
     staleTime: 0,
   });

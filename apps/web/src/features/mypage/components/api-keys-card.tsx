@@ -1,4 +1,4 @@
-import { API_KEY_LIMITS, type ApiKeySummary } from '@dewy/contracts';
+import { API_KEY_LIMITS, type ApiKeyView } from '@dewy/contracts';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Dialog } from '../../../components/ui/dialog';
@@ -30,7 +30,7 @@ export function ApiKeysCard() {
   const [expiry, setExpiry] = useState<(typeof EXPIRY_CHOICES)[number]>(0);
   const [error, setError] = useState<string | null>(null);
   const [secret, setSecret] = useState<string | null>(null);
-  const [toRevoke, setToRevoke] = useState<ApiKeySummary | null>(null);
+  const [toRevoke, setToRevoke] = useState<ApiKeyView | null>(null);
   const [revokeError, setRevokeError] = useState<string | null>(null);
 
   const messageOf = (err: unknown) => (err instanceof ApiError && !err.isNetwork ? err.message : t('subscription.genericError'));
@@ -51,6 +51,10 @@ export function ApiKeysCard() {
     }
   };
 
+  const copyWebhookSecret = async (value: string) => {
+    if (await copyText(value)) notify.success(t('apiKeys.webhookCopied'));
+    else notify.error(t('apiKeys.copyFailed'));
+  };
   const copy = async () => {
     if (secret && (await copyText(secret))) notify.success(t('apiKeys.copied'));
     else notify.error(t('apiKeys.copyFailed'));
@@ -139,36 +143,52 @@ export function ApiKeysCard() {
               {t('apiKeys.empty')}
             </p>
           ) : (
-            <ul className="api-key-list" data-testid="api-key-list">
-              {(keys.data ?? []).map((k) => (
-                <li key={k.id} className={`api-key-item is-${k.state}`} data-testid="api-key-item" data-state={k.state}>
-                  <div className="api-key-head">
-                    <strong className="api-key-name">{k.name}</strong>
-                    <span className={`api-key-state state-${k.state}`}>{t(`apiKeys.state.${k.state}`)}</span>
-                  </div>
-                  <code className="api-key-prefix">{k.prefix}…</code>
-                  <dl className="api-key-dates">
-                    <div>
-                      <dt>{t('apiKeys.created')}</dt>
-                      <dd>{date(k.createdAt)}</dd>
+            <>
+              <p className="mypage-muted api-key-webhook-help">{t('apiKeys.webhookHelp')}</p>
+              <ul className="api-key-list" data-testid="api-key-list">
+                {(keys.data ?? []).map((k) => (
+                  <li key={k.id} className={`api-key-item is-${k.state}`} data-testid="api-key-item" data-state={k.state}>
+                    <div className="api-key-head">
+                      <strong className="api-key-name">{k.name}</strong>
+                      <span className={`api-key-state state-${k.state}`}>{t(`apiKeys.state.${k.state}`)}</span>
                     </div>
-                    <div>
-                      <dt>{t('apiKeys.lastUsed')}</dt>
-                      <dd>{k.lastUsedAt ? date(k.lastUsedAt) : t('apiKeys.never')}</dd>
-                    </div>
-                    <div>
-                      <dt>{t('apiKeys.expires')}</dt>
-                      <dd>{k.expiresAt ? date(k.expiresAt) : t('apiKeys.expiryNever')}</dd>
-                    </div>
-                  </dl>
-                  {k.state === 'active' ? (
-                    <button type="button" className="btn btn-ghost btn-sm api-key-revoke" onClick={() => setToRevoke(k)} data-testid="api-key-revoke">
-                      {t('apiKeys.revoke')}
-                    </button>
-                  ) : null}
-                </li>
-              ))}
-            </ul>
+                    <code className="api-key-prefix">{k.prefix}…</code>
+                    <dl className="api-key-dates">
+                      <div>
+                        <dt>{t('apiKeys.created')}</dt>
+                        <dd>{date(k.createdAt)}</dd>
+                      </div>
+                      <div>
+                        <dt>{t('apiKeys.lastUsed')}</dt>
+                        <dd>{k.lastUsedAt ? date(k.lastUsedAt) : t('apiKeys.never')}</dd>
+                      </div>
+                      <div>
+                        <dt>{t('apiKeys.expires')}</dt>
+                        <dd>{k.expiresAt ? date(k.expiresAt) : t('apiKeys.expiryNever')}</dd>
+                      </div>
+                    </dl>
+                    {k.state === 'active' ? (
+                      <div className="api-key-webhook">
+                        <span className="api-key-webhook-label">
+                          {t('apiKeys.webhookSecret')}
+                        </span>
+                        <code className="api-key-prefix" data-testid="api-key-webhook-secret">
+                          {k.webhookSecret.slice(0, 14)}…
+                        </code>
+                        <button type="button" className="btn btn-secondary btn-sm" onClick={() => void copyWebhookSecret(k.webhookSecret)} data-testid="api-key-webhook-copy">
+                          {t('apiKeys.copy')}
+                        </button>
+                      </div>
+                    ) : null}
+                    {k.state === 'active' ? (
+                      <button type="button" className="btn btn-ghost btn-sm api-key-revoke" onClick={() => setToRevoke(k)} data-testid="api-key-revoke">
+                        {t('apiKeys.revoke')}
+                      </button>
+                    ) : null}
+                  </li>
+                ))}
+              </ul>
+            </>
           )}
         </>
       )}
