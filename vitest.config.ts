@@ -3,7 +3,7 @@ import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './scripts/vitest-sequencer.ts';
 
-const INCLUDE = ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts', 'apps/web/src/**/*.test.ts'];
+const INCLUDE = ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/server/test/**/*.test.ts', 'apps/web/src/**/*.test.ts', 'clients/**/*.test.ts'];
 
 /**
  * Test files that replace a module (`vi.mock`/`vi.doMock`): they need a fresh module graph, so they run

@@ -28,6 +28,7 @@ const WITHOUT_JSON_ANSWER = {
     'GET /api/storage/file',
     'PUT /api/storage/upload',
     'GET /v1/jobs/{id}/result',
+    'GET /api/batches/{id}/zip',
     // An event stream (text/event-stream) on success; errors before the stream are JSON.
     'POST /api/ai/chat',
   ],

@@ -19,6 +19,7 @@ import { uploadsRoutes } from './modules/uploads';
 import { aiRoutes } from './modules/ai';
 import { apiKeysRoutes } from './modules/api-keys';
 import { publicApiRoutes } from './modules/public-api';
+import { batchesRoutes } from './modules/batches';
 import { registerLocalStorageRoutes } from './providers/storage/local-storage.routes';
 import type { LocalStorage } from './providers/storage/local.storage';
 
@@ -30,7 +31,7 @@ import type { LocalStorage } from './providers/storage/local.storage';
  * Sign-up gets the account module's follow-up (`signupHooks`: the verification mail) here, since auth sits
  * below account (decision 039).
  */
-export const ROUTE_MODULES = [(ctx: AppContext) => authRoutes(ctx, signupHooks(ctx)), socialAuthRoutes, accountRoutes, flagsRoutes, uploadsRoutes, imagesRoutes, retouchRoutes, faceEditRoutes, imageEditRoutes, imageGenerationRoutes, jobEventsRoutes, billingRoutes, affiliateRoutes, creditsRoutes, usersRoutes, noticesRoutes, settingsRoutes, aiRoutes, apiKeysRoutes, publicApiRoutes] as const;
+export const ROUTE_MODULES = [(ctx: AppContext) => authRoutes(ctx, signupHooks(ctx)), socialAuthRoutes, accountRoutes, flagsRoutes, uploadsRoutes, imagesRoutes, retouchRoutes, faceEditRoutes, imageEditRoutes, imageGenerationRoutes, jobEventsRoutes, billingRoutes, affiliateRoutes, creditsRoutes, usersRoutes, noticesRoutes, settingsRoutes, aiRoutes, apiKeysRoutes, publicApiRoutes, batchesRoutes] as const;
 
 /** Registers the access hook, the local storage routes (when files are local) and every route module. */
 export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -22,3 +22,4 @@ export * from './ai';
 export * from './ledger';
 export * from './return-path';
 export * from './api-keys';
+export * from './batches';

@@ -1626,6 +1626,467 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/batches": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            batches: {
+                                charged: number;
+                                counts: {
+                                    completed: number;
+                                    failed: number;
+                                    pending: number;
+                                    processing: number;
+                                    refused: number;
+                                };
+                                createdAt: string;
+                                id: string;
+                                photoCount: number;
+                                tool: string;
+                            }[];
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: {
+                    "idempotency-key"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        options: {
+                            /** @default 0 */
+                            filter_index?: 0 | 1;
+                            /** @default  */
+                            filter_prompt?: string;
+                            /** @default 0.01 */
+                            filter_strength?: number;
+                            /** @default false */
+                            hair?: boolean;
+                            /** @default false */
+                            left_eyebrow?: boolean;
+                            /** @default 2 */
+                            lora_index?: number;
+                            /** @default false */
+                            lower_lip?: boolean;
+                            /** @default false */
+                            nose?: boolean;
+                            /**
+                             * @default 1
+                             * @enum {number}
+                             */
+                            numImages?: 1;
+                            /**
+                             * @default jpg
+                             * @enum {string}
+                             */
+                            output_format?: "jpg" | "png";
+                            /** @default 100 */
+                            output_quality?: number;
+                            /** @default  */
+                            prompt?: string;
+                            /** @default false */
+                            right_eyebrow?: boolean;
+                            /** @default 1 */
+                            scale_factor?: number;
+                            /** @default false */
+                            upper_lip?: boolean;
+                        };
+                        photos: {
+                            image: string;
+                            name: string;
+                        }[];
+                        /** @enum {string} */
+                        tool: "upscale";
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            batch: {
+                                charged: number;
+                                counts: {
+                                    completed: number;
+                                    failed: number;
+                                    pending: number;
+                                    processing: number;
+                                    refused: number;
+                                };
+                                createdAt: string;
+                                id: string;
+                                photos: {
+                                    attempts: number;
+                                    cost: number;
+                                    error: string | null;
+                                    height: number | null;
+                                    jobId: string | null;
+                                    name: string;
+                                    originalUrl: string | null;
+                                    position: number;
+                                    resultUrl: string | null;
+                                    /** @enum {string} */
+                                    status: "pending" | "processing" | "completed" | "failed" | "refused";
+                                    width: number | null;
+                                }[];
+                                tool: string;
+                            };
+                            credits: number;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            batch: {
+                                charged: number;
+                                counts: {
+                                    completed: number;
+                                    failed: number;
+                                    pending: number;
+                                    processing: number;
+                                    refused: number;
+                                };
+                                createdAt: string;
+                                id: string;
+                                photos: {
+                                    attempts: number;
+                                    cost: number;
+                                    error: string | null;
+                                    height: number | null;
+                                    jobId: string | null;
+                                    name: string;
+                                    originalUrl: string | null;
+                                    position: number;
+                                    resultUrl: string | null;
+                                    /** @enum {string} */
+                                    status: "pending" | "processing" | "completed" | "failed" | "refused";
+                                    width: number | null;
+                                }[];
+                                tool: string;
+                            };
+                            credits: number;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            batch: {
+                                charged: number;
+                                counts: {
+                                    completed: number;
+                                    failed: number;
+                                    pending: number;
+                                    processing: number;
+                                    refused: number;
+                                };
+                                createdAt: string;
+                                id: string;
+                                photos: {
+                                    attempts: number;
+                                    cost: number;
+                                    error: string | null;
+                                    height: number | null;
+                                    jobId: string | null;
+                                    name: string;
+                                    originalUrl: string | null;
+                                    position: number;
+                                    resultUrl: string | null;
+                                    /** @enum {string} */
+                                    status: "pending" | "processing" | "completed" | "failed" | "refused";
+                                    width: number | null;
+                                }[];
+                                tool: string;
+                            };
+                            credits: number;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/{id}/photos/{position}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    position: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            batch: {
+                                charged: number;
+                                counts: {
+                                    completed: number;
+                                    failed: number;
+                                    pending: number;
+                                    processing: number;
+                                    refused: number;
+                                };
+                                createdAt: string;
+                                id: string;
+                                photos: {
+                                    attempts: number;
+                                    cost: number;
+                                    error: string | null;
+                                    height: number | null;
+                                    jobId: string | null;
+                                    name: string;
+                                    originalUrl: string | null;
+                                    position: number;
+                                    resultUrl: string | null;
+                                    /** @enum {string} */
+                                    status: "pending" | "processing" | "completed" | "failed" | "refused";
+                                    width: number | null;
+                                }[];
+                                tool: string;
+                            };
+                            credits: number;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            batch: {
+                                charged: number;
+                                counts: {
+                                    completed: number;
+                                    failed: number;
+                                    pending: number;
+                                    processing: number;
+                                    refused: number;
+                                };
+                                createdAt: string;
+                                id: string;
+                                photos: {
+                                    attempts: number;
+                                    cost: number;
+                                    error: string | null;
+                                    height: number | null;
+                                    jobId: string | null;
+                                    name: string;
+                                    originalUrl: string | null;
+                                    position: number;
+                                    resultUrl: string | null;
+                                    /** @enum {string} */
+                                    status: "pending" | "processing" | "completed" | "failed" | "refused";
+                                    width: number | null;
+                                }[];
+                                tool: string;
+                            };
+                            credits: number;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/batches/{id}/zip": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/credit/use": {
         parameters: {
             query?: never;

@@ -13,3 +13,4 @@ export * from './reminders.schema';
 export * from './sign-in-history.schema';
 export * from './api-keys.schema';
 export * from './webhooks.schema';
+export * from './batches.schema';

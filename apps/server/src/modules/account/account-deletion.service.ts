@@ -1,7 +1,7 @@
 import { ACCOUNT_RULES, type Locale } from '@dewy/contracts';
 import { and, eq, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { AppServices } from '../../context';
-import { accountTokens, apiKeys, affiliateClicks, affiliateCodes, aiMessages, meteredCalls, aiThreads, jobs, notices, uploads, userIdentities, users, type UserRow } from '../../db/schema';
+import { accountTokens, apiKeys, affiliateClicks, batches, affiliateCodes, aiMessages, meteredCalls, aiThreads, jobs, notices, uploads, userIdentities, users, type UserRow } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError, isAppError } from '../../lib/app-error';
 import { hitFixedWindow } from '../../lib/rate-limit';
@@ -133,6 +133,8 @@ export async function purgeDeletedAccounts(s: Pick<AppServices, 'database' | 'st
         .where(and(eq(users.id, id), isNotNull(users.deletionRequestedAt), lte(users.deletionDueAt, now), isNull(users.deletedAt)))
         .returning({ id: users.id });
       if (!rows.length) return false; // undone meanwhile
+      // The batches name the customer's files; their photos go with them (before the jobs they point at).
+      await tx.delete(batches).where(eq(batches.userId, id));
       await tx.delete(jobs).where(eq(jobs.userId, id));
       await tx.delete(uploads).where(eq(uploads.userId, id));
       // After the jobs that name them (jobs.api_key_id).

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, getTableColumns, is } from 'drizzle-orm';
 import { getTableConfig, PgTable, type PgColumn } from 'drizzle-orm/pg-core';
@@ -62,7 +63,11 @@ describe.each(TEST_DATABASES)('account purge leaves no personal rows on $name', 
     // Direct inserts for what needs a vendor or another party.
     await db.insert(schema.jobs).values({ userId: user.id, source: 'upscale', status: 'completed', jobId: `purge-${user.id}`, jobName: 'upscale', originalKey: upload!.key, input: {}, cost: 0, spendKey: `purge-${user.id}`, requestHash: 'x' });
     const [apiKey] = await db.insert(schema.apiKeys).values({ userId: user.id, name: 'studio', prefix: 'dewy_sk_abcdefgh', secretHash: `hash-${user.id}` }).returning();
-    await db.insert(schema.jobs).values({ userId: user.id, actorKind: 'api_key', apiKeyId: apiKey!.id, source: 'upscale', status: 'completed', jobId: `purge-api-${user.id}`, jobName: 'upscale', input: {}, cost: 0, spendKey: `purge-api-${user.id}`, requestHash: 'x' });
+    const [apiJob] = await db.insert(schema.jobs).values({ userId: user.id, actorKind: 'api_key', apiKeyId: apiKey!.id, source: 'upscale', status: 'completed', jobId: `purge-api-${user.id}`, jobName: 'upscale', input: {}, cost: 0, spendKey: `purge-api-${user.id}`, requestHash: 'x', webhookUrl: 'https://hooks.example.com/dewy' }).returning();
+    await db.insert(schema.webhookDeliveries).values({ jobRowId: apiJob!.id, userId: user.id, apiKeyId: apiKey!.id, eventType: 'job.completed', messageId: `msg_purge_${user.id}`, url: 'https://hooks.example.com/dewy' });
+    const batchId = randomUUID();
+    await db.insert(schema.batches).values({ id: batchId, userId: user.id, tool: 'upscale', options: {} });
+    await db.insert(schema.batchPhotos).values({ batchId, position: 0, name: '가족 사진.jpg', image: 'x', jobRowId: apiJob!.id });
     const [thread] = await db.insert(schema.aiThreads).values({ userId: user.id, kind: 'chat', title: 'my private question' }).returning();
     await db.insert(schema.aiMessages).values({ threadId: thread!.id, userId: user.id, role: 'user', text: 'something personal', imageKey: upload!.key });
     await db.insert(schema.meteredCalls).values({ userId: user.id, operation: 'chat', cost: 0, status: 'completed', threadId: thread!.id, spendKey: `metered:purge-${user.id}` });

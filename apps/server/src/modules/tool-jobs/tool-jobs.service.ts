@@ -103,6 +103,7 @@ export const userActor = (userId: number): JobActor => ({ kind: 'user', userId }
  * @param actor who starts the job ({@link userActor} for the signed-in user); the job is `actor.userId`'s
  * @param input the request input as the tool's schema parsed it (for a tool with files: without their URLs, null)
  * @param opts.files the non-empty files of the request by multipart field (tools with `files` only)
+ * @param opts.batchId the batch the job belongs to (`jobs.batch_id`, decision 040 §4)
  * @param opts.webhookUrl where the job's end is POSTed, signed (an API key's jobs only; checked by the caller, decision 040 §3)
  * @throws AppError NOT_CONFIGURED, FORBIDDEN, NOT_FOUND, INSUFFICIENT_CREDITS, IDEMPOTENCY_KEY_REUSED, the upload pipeline's codes and the tool's own codes
  */
@@ -111,7 +112,7 @@ export async function createToolJob<S extends z.ZodType, C extends Capability>(
   tool: ToolDefinition<S, C>,
   actor: JobActor,
   input: z.infer<S>,
-  opts: { idempotencyKey?: string; files?: Readonly<Record<string, ToolRequestFile>>; webhookUrl?: string } = {},
+  opts: { idempotencyKey?: string; files?: Readonly<Record<string, ToolRequestFile>>; webhookUrl?: string; batchId?: string } = {},
 ): Promise<ToolJobCreated> {
   const db = ctx.database.db;
   const userId = actor.userId;
@@ -171,6 +172,7 @@ export async function createToolJob<S extends z.ZodType, C extends Capability>(
           apiKeyId: actor.kind === 'api_key' ? actor.apiKeyId : null,
           // Webhooks are signed with an API key's secret: only a key's jobs have one.
           webhookUrl: actor.kind === 'api_key' ? (opts.webhookUrl ?? null) : null,
+          batchId: opts.batchId ?? null,
           source: tool.source,
           status: 'processing',
           jobId,
