@@ -17,7 +17,7 @@
  * cache hit waits for the shared LISTEN round trip, decision 026). Ports: BENCH_BARE_PORT (5407) and
  * BENCH_PORT (5417). The servers log at their default level into files in a temporary folder.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +25,7 @@ import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
 
-const SERVER_DIR = path.resolve(import.meta.dirname, '..');
+import { SERVER_DIR, startNode, stopChild, waitForHttp } from './bench-kit';
 
 interface Options {
   duration: number;
@@ -75,41 +75,6 @@ async function load(url: string, cookie: string | undefined, connections: number
     ok: bad === 0 && r.requests.total > 0,
     note: bad ? `${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts` : undefined,
   };
-}
-
-async function waitForHttp(url: string, child: ChildProcess, logFile: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}); log: ${logFile}\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
-    try {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-  throw new Error(`server at ${url} did not answer within ${timeoutMs} ms; log: ${logFile}`);
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGINT');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-function startNode(script: string, env: Record<string, string>, logFile: string, nodeFlags: string[] = []): ChildProcess {
-  const fd = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', script], {
-    cwd: SERVER_DIR,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', fd, fd],
-  });
-  fs.closeSync(fd);
-  return child;
 }
 
 async function signIn(base: string): Promise<string> {

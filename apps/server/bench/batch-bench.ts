@@ -33,7 +33,6 @@
  * (5417). The server logs at its default level into a file in the printed work folder (kept); the
  * DATA_DIR is removed at the end.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -41,8 +40,9 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { upscaleCost } from '@dewy/contracts';
 import { DewyClient, type Job } from '../../../clients/typescript/dewy';
+import { latestLinkToken } from '../test/helpers/outbox';
+import { SERVER_DIR, startNode, stopChild, waitForHttp } from './bench-kit';
 
-const SERVER_DIR = path.resolve(import.meta.dirname, '..');
 const REPO_ROOT = path.resolve(SERVER_DIR, '../..');
 const SHARED = path.resolve(REPO_ROOT, '../shared');
 
@@ -77,37 +77,6 @@ const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 // ── the server process (as in api-bench.ts) ──────────────────────────────────────────────────────────
 
-function startNode(script: string, env: Record<string, string>, logFile: string): ChildProcess {
-  const fd = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: SERVER_DIR, env: { ...process.env, ...env }, stdio: ['ignore', fd, fd] });
-  fs.closeSync(fd);
-  return child;
-}
-
-async function waitForHttp(url: string, child: ChildProcess, logFile: string, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}); log: ${logFile}\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
-    try {
-      const res = await fetch(url);
-      await res.arrayBuffer();
-      return;
-    } catch {
-      await sleep(200);
-    }
-  }
-  throw new Error(`server at ${url} did not answer within ${timeoutMs} ms; log: ${logFile}`);
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  child.kill('SIGINT');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timer);
-}
-
 // ── customers over HTTP ──────────────────────────────────────────────────────────────────────────────
 
 /** A fetch that throws unless the answer has `status`; returns the parsed JSON body. */
@@ -124,47 +93,13 @@ const json = (body: unknown, cookie?: string, extra: Record<string, string> = {}
   body: JSON.stringify(body),
 });
 
-function decodePart(headers: string, body: string): string {
-  const cte = /content-transfer-encoding:\s*([\w-]+)/i.exec(headers)?.[1]?.toLowerCase();
-  if (cte === 'base64') return Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
-  if (cte === 'quoted-printable') return Buffer.from(body.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_m, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
-  return body;
-}
-
-/** The verification token mailed to `email` (the outbox's `.eml` files, as e2e/specs/outbox.ts reads them), or undefined. */
-function mailedVerifyToken(dataDir: string, email: string): string | undefined {
-  const dir = path.join(dataDir, 'outbox');
-  if (!fs.existsSync(dir)) return undefined;
-  for (const f of fs.readdirSync(dir).filter((n) => n.endsWith('.eml')).sort().reverse()) {
-    const raw = fs.readFileSync(path.join(dir, f), 'utf8').replace(/\r\n/g, '\n');
-    const split = raw.indexOf('\n\n');
-    const head = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
-    if (!(/^To:\s*(.*)$/im.exec(head)?.[1] ?? '').toLowerCase().includes(email.toLowerCase())) continue;
-    const rest = raw.slice(split + 2);
-    const boundary = /boundary="?([^";\n]+)"?/i.exec(head)?.[1];
-    const text = boundary
-      ? rest
-          .split(`--${boundary}`)
-          .slice(1)
-          .map((p) => {
-            const i = p.indexOf('\n\n');
-            return i < 0 ? '' : decodePart(p.slice(0, i), p.slice(i + 2));
-          })
-          .join('\n')
-      : decodePart(head, rest);
-    const token = /\/verify-email\?token=([A-Za-z0-9_.%-]+)/.exec(text)?.[1];
-    if (token) return decodeURIComponent(token);
-  }
-  return undefined;
-}
-
 /** Signs a customer up, verifies the address by the mailed link and logs in: the session cookie. */
 async function signUpVerified(base: string, dataDir: string, tag: string): Promise<{ email: string; cookie: string }> {
   const email = `bench-${tag}-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'bench password 1';
   await call('register', `${base}/api/auth/register`, json({ name: `Bench ${tag}`, email, password }), 201);
   let token: string | undefined;
-  for (const deadline = Date.now() + 15_000; !token && Date.now() < deadline; await sleep(100)) token = mailedVerifyToken(dataDir, email);
+  for (const deadline = Date.now() + 15_000; !token && Date.now() < deadline; await sleep(100)) token = latestLinkToken(path.join(dataDir, 'outbox'), email, 'verify-email');
   if (!token) throw new Error(`no verification mail for ${email} in ${dataDir}/outbox`);
   await call('verify-email', `${base}/api/auth/verify-email`, json({ token }));
   const login = await fetch(`${base}/api/auth/login`, json({ email, password }));
@@ -275,7 +210,7 @@ async function main() {
   );
   let failed = false;
   try {
-    await waitForHttp(`${base}/api/auth/check`, child, logFile);
+    await waitForHttp(`${base}/api/auth/check`, child, logFile, 120_000);
 
     // 1–2. Two verified customers; A buys credits, both get an API key.
     const [a, b] = [await signUpVerified(base, dataDir, 'a'), await signUpVerified(base, dataDir, 'b')];
