@@ -5,7 +5,7 @@ import { purgeOldSignInEvents } from './modules/users';
 import { recoverStuckJobs, refundStaleMeteredCalls } from './modules/tool-jobs';
 import { purgeStalePendingUploads } from './modules/uploads';
 import { refundUnconfirmedRewrites, staleMeteredCallAgeMs } from './modules/ai';
-import { startWebhookSender } from './modules/public-api';
+import { purgeApiIdempotencyKeys, startWebhookSender } from './modules/public-api';
 
 /** How often expired rows (sessions, rate-limit counters, sign-in history past its days, unconfirmed uploads…) are purged (ms). */
 export const PURGE_INTERVAL_MS = 60_000;
@@ -32,6 +32,7 @@ export function startHousekeeping(ctx: AppContext): () => void {
     const db = ctx.database.db;
     purgeExpiredSessions(db, ctx.config.session).catch((err) => log.error({ err }, 'session purge failed'));
     purgeRateLimits(db).catch((err) => log.error({ err }, 'rate-limit purge failed'));
+    purgeApiIdempotencyKeys(db).catch((err) => log.error({ err }, 'api idempotency key purge failed'));
     purgeOldSignInEvents(db).catch((err) => log.error({ err }, 'sign-in history purge failed'));
     purgeStalePendingUploads(ctx).catch((err) => log.error({ err }, 'pending-upload purge failed'));
     refundStaleMeteredCalls(ctx, staleMeteredCallAgeMs(ctx.config))

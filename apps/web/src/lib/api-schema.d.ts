@@ -4204,7 +4204,9 @@ export interface paths {
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    "idempotency-key"?: string;
+                };
                 path: {
                     id: string;
                 };
@@ -4344,11 +4346,13 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Upload a photo (multipart field `file`); its imageUrl is what a job input names */
+        /** Upload a photo (multipart field `file`); its imageUrl is what a job input names; Idempotency-Key replays */
         post: {
             parameters: {
                 query?: never;
-                header?: never;
+                header?: {
+                    "idempotency-key"?: string;
+                };
                 path?: never;
                 cookie?: never;
             };

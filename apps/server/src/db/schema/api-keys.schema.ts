@@ -1,4 +1,4 @@
-import { index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { users } from './users.schema';
 
 /**
@@ -26,3 +26,23 @@ export const apiKeys = pgTable(
   (t) => [uniqueIndex('api_keys_secret_hash_key').on(t.secretHash), index('api_keys_user_idx').on(t.userId)],
 );
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/**
+ * Idempotency keys of `/v1` POSTs that are not kernel jobs (uploads, cancel; decision 040 §2): the first
+ * request under a key (per account and route) runs and its answer is kept 24 h; a retry with the same
+ * request gets that answer again, with another request 422, while the first still runs 409.
+ * `status_code` null = in progress (abandoned after 5 min).
+ */
+export const apiIdempotencyKeys = pgTable(
+  'api_idempotency_keys',
+  {
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    route: text('route').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    statusCode: integer('status_code'),
+    response: jsonb('response'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.route, t.key] }), index('api_idempotency_keys_created_idx').on(t.createdAt)],
+);

@@ -1,7 +1,7 @@
 import { ACCOUNT_RULES, type Locale } from '@dewy/contracts';
 import { and, eq, isNotNull, isNull, lte } from 'drizzle-orm';
 import type { AppServices } from '../../context';
-import { accountTokens, apiKeys, affiliateClicks, batches, affiliateCodes, aiMessages, meteredCalls, aiThreads, jobs, notices, uploads, userIdentities, users, type UserRow } from '../../db/schema';
+import { accountTokens, apiIdempotencyKeys, apiKeys, affiliateClicks, batches, affiliateCodes, aiMessages, meteredCalls, aiThreads, jobs, notices, uploads, userIdentities, users, type UserRow } from '../../db/schema';
 import { inTransaction } from '../../db/tx';
 import { AppError, isAppError } from '../../lib/app-error';
 import { hitFixedWindow } from '../../lib/rate-limit';
@@ -139,6 +139,7 @@ export async function purgeDeletedAccounts(s: Pick<AppServices, 'database' | 'st
       await tx.delete(uploads).where(eq(uploads.userId, id));
       // After the jobs that name them (jobs.api_key_id).
       await tx.delete(apiKeys).where(eq(apiKeys.userId, id));
+      await tx.delete(apiIdempotencyKeys).where(eq(apiIdempotencyKeys.userId, id));
       await tx.delete(accountTokens).where(eq(accountTokens.userId, id));
       await tx.delete(userIdentities).where(eq(userIdentities.userId, id));
       await tx.delete(affiliateClicks).where(eq(affiliateClicks.sharerId, id));

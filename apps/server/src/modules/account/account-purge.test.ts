@@ -65,6 +65,7 @@ describe.each(TEST_DATABASES)('account purge leaves no personal rows on $name', 
     const [apiKey] = await db.insert(schema.apiKeys).values({ userId: user.id, name: 'studio', prefix: 'dewy_sk_abcdefgh', secretHash: `hash-${user.id}` }).returning();
     const [apiJob] = await db.insert(schema.jobs).values({ userId: user.id, actorKind: 'api_key', apiKeyId: apiKey!.id, source: 'upscale', status: 'completed', jobId: `purge-api-${user.id}`, jobName: 'upscale', input: {}, cost: 0, spendKey: `purge-api-${user.id}`, requestHash: 'x', webhookUrl: 'https://hooks.example.com/dewy' }).returning();
     await db.insert(schema.webhookDeliveries).values({ jobRowId: apiJob!.id, userId: user.id, apiKeyId: apiKey!.id, eventType: 'job.completed', messageId: `msg_purge_${user.id}`, url: 'https://hooks.example.com/dewy' });
+    await db.insert(schema.apiIdempotencyKeys).values({ userId: user.id, route: 'uploads', key: 'k-1', requestHash: 'h', statusCode: 200, response: {} });
     const batchId = randomUUID();
     await db.insert(schema.batches).values({ id: batchId, userId: user.id, tool: 'upscale', options: {} });
     await db.insert(schema.batchPhotos).values({ batchId, position: 0, name: '가족 사진.jpg', image: 'x', jobRowId: apiJob!.id });

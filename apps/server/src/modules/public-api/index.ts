@@ -9,3 +9,6 @@ export { publicApiRoutes } from './public-api.routes';
 // The webhook sender (housekeeping) and one round of it (tests).
 export { sendDueWebhooks, startWebhookSender } from './webhooks.sender';
 export { WEBHOOK_ATTEMPT_OFFSETS_MS } from './webhooks.delivery';
+
+// The kept answers of /v1 Idempotency-Keys past their day (housekeeping).
+export { purgeApiIdempotencyKeys } from './idempotency';

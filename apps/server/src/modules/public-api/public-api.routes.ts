@@ -13,6 +13,7 @@ import { getBalance } from '../credits';
 import { cancelQueuedJob, createToolJob, type JobActor, type ToolDefinition } from '../tool-jobs';
 import { storeDirectUpload, viewUrl } from '../uploads';
 import { listJobWebhooks } from './webhooks.delivery';
+import { onceForKey, requestHashOf } from './idempotency';
 
 /** The authenticated caller of a `/v1` request: the API key and its account. */
 interface ApiCaller {
@@ -113,6 +114,9 @@ export async function presentJob(ctx: AppContext, tools: readonly ToolDefinition
   };
 }
 
+/** Every `/v1` POST takes an optional `Idempotency-Key` (1–255 characters). */
+const IdempotencyHeaders = z.object({ 'idempotency-key': z.string().min(1).max(255).optional() });
+
 /** Every `/v1` route takes the API key as a bearer token (OpenAPI security scheme `apiKey`). */
 const SECURITY = [{ apiKey: [] }];
 
@@ -177,7 +181,7 @@ export function publicApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       reply.header('cache-control', 'no-store');
     });
 
-    app.post('/v1/uploads', { schema: { tags: ['public-api'], security: SECURITY, summary: 'Upload a photo (multipart field `file`); its imageUrl is what a job input names', consumes: ['multipart/form-data'], response: { 201: UploadResponseSchema } } }, async (req, reply) => {
+    app.post('/v1/uploads', { schema: { tags: ['public-api'], security: SECURITY, summary: 'Upload a photo (multipart field `file`); its imageUrl is what a job input names; Idempotency-Key replays', consumes: ['multipart/form-data'], headers: IdempotencyHeaders, response: { 201: UploadResponseSchema } } }, async (req, reply) => {
       const caller = callerOf(req);
       if (!req.isMultipart()) throw new AppError('VALIDATION_FAILED', { message: 'multipart/form-data expected', details: [{ field: 'file', rule: 'required' }] });
       const file = await req.file();
@@ -187,7 +191,10 @@ export function publicApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         throw err;
       });
       if (file.file.truncated) throw new AppError('IMAGE_TOO_LARGE');
-      const stored = await storeDirectUpload(ctx, caller.user.id, bytes);
+      const key = req.headers['idempotency-key'];
+      const stored = key
+        ? (await onceForKey(ctx.database.db, { userId: caller.user.id, route: 'uploads', key, requestHash: requestHashOf(bytes) }, () => storeDirectUpload(ctx, caller.user.id, bytes))).value
+        : await storeDirectUpload(ctx, caller.user.id, bytes);
       return reply.code(201).send(stored);
     });
 
@@ -199,7 +206,7 @@ export function publicApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           security: SECURITY,
           summary: "Start a job of any tool with that tool's input (e.g. {tool: 'upscale', input: {image, scale_factor: 2}}); Idempotency-Key replays",
           body: z.object({ tool: z.enum(toolNames), input: z.record(z.string(), z.unknown()), webhook_url: WebhookUrlSchema.optional() }).strict(),
-          headers: z.object({ 'idempotency-key': z.string().min(1).max(255).optional() }),
+          headers: IdempotencyHeaders,
           response: { 201: ApiJobSchema },
         },
       },
@@ -253,13 +260,17 @@ export function publicApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           security: SECURITY,
           summary: 'Cancel a job no worker has started: it fails with JOB_CANCELLED and its credits come back at once (409 JOB_NOT_CANCELLABLE once started or finished)',
           params: z.object({ id: z.string().max(64) }),
+          headers: IdempotencyHeaders,
           response: { 200: ApiJobSchema },
         },
       },
       async (req) => {
         const caller = callerOf(req);
         const row = await findJob(ctx, caller.user.id, req.params.id);
-        await cancelQueuedJob(ctx, caller.user.id, row.jobId);
+        const key = req.headers['idempotency-key'];
+        // With a key, a retried cancel answers the job again instead of 409 (it was cancelled the first time).
+        if (key) await onceForKey(ctx.database.db, { userId: caller.user.id, route: 'cancel', key, requestHash: requestHashOf(row.jobId) }, async () => (await cancelQueuedJob(ctx, caller.user.id, row.jobId), { jobId: row.jobId }));
+        else await cancelQueuedJob(ctx, caller.user.id, row.jobId);
         req.log.info({ userId: caller.user.id, apiKeyId: caller.apiKeyId, jobId: row.jobId }, 'api job cancelled');
         return presentJob(ctx, tools, await findJob(ctx, caller.user.id, row.jobId));
       },

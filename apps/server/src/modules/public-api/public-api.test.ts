@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { ERROR_MESSAGES } from '@dewy/contracts';
-import { creditLedger, jobs } from '../../db/schema';
+import { creditLedger, jobs, uploads } from '../../db/schema';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { makeJpeg, multipartBody } from '../../../test/helpers/images';
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
@@ -178,7 +178,7 @@ describe.each(TEST_DATABASES)('the /v1 rate limit on $name', (kind) => {
   });
 });
 
-/** `POST /v1/jobs/:id/cancel` (decision 040 §2): jobs stay queued here (no workers) until a test runs the handler. */
+/** `POST /v1/jobs/:id/cancel` and the Idempotency-Key of the POSTs that are not kernel jobs (decision 040 §2): jobs stay queued here (no workers) until a test runs the handler. */
 describe.each(TEST_DATABASES)('cancelling a /v1 job on $name', (kind) => {
   let t: TestApp;
   beforeAll(async () => {
@@ -248,5 +248,44 @@ describe.each(TEST_DATABASES)('cancelling a /v1 job on $name', (kind) => {
         expect(await refunds(c.user.id)).toEqual([]);
       }
     }
+  });
+
+  it('10 parallel uploads under one key store one file and answer it (or "in progress"); another file under the key is 422; a cancel retried under its key answers the job again', async () => {
+    const u = await signUpAndLogin(t.app);
+    const secret = (await t.app.inject({ method: 'POST', url: '/api/account/api-keys', headers: { cookie: u.cookie }, payload: { name: 'program' } })).json().secret as string;
+    const auth = { authorization: `Bearer ${secret}` };
+    const photo = await makeJpeg(320, 240);
+    const send = (bytes: Buffer, key: string) => {
+      const form = multipartBody('file', 'portrait.jpg', 'image/jpeg', bytes);
+      return t.app.inject({ method: 'POST', url: '/v1/uploads', headers: { ...auth, ...form.headers, 'idempotency-key': key }, payload: form.payload });
+    };
+    const answers = await Promise.all(Array.from({ length: 10 }, () => send(photo, 'upload-0001')));
+    const ok = answers.filter((a) => a.statusCode === 201);
+    expect(ok.length).toBeGreaterThanOrEqual(1);
+    for (const a of answers.filter((x) => x.statusCode !== 201)) expect(a.json().code).toBe('REQUEST_IN_PROGRESS');
+    expect(new Set(ok.map((a) => a.json().imageUrl.split('?')[0])).size).toBe(1);
+    const stored = await t.ctx.database.db.select().from(uploads).where(eq(uploads.userId, u.user.id));
+    expect(stored).toHaveLength(1);
+    // A retry once it finished: the same answer, nothing stored again.
+    const again = await send(photo, 'upload-0001');
+    expect(again.statusCode).toBe(201);
+    expect(again.json().imageUrl.split('?')[0]).toBe(ok[0]!.json().imageUrl.split('?')[0]);
+    const other = await send(await makeJpeg(321, 240), 'upload-0001');
+    expect(other.statusCode).toBe(422);
+    expect(other.json().code).toBe('IDEMPOTENCY_KEY_REUSED');
+    // A refused upload frees its key: the corrected retry under the same key is stored.
+    const bad = multipartBody('file', 'x.jpg', 'image/jpeg', Buffer.from('not an image'));
+    expect((await t.app.inject({ method: 'POST', url: '/v1/uploads', headers: { ...auth, ...bad.headers, 'idempotency-key': 'upload-0002' }, payload: bad.payload })).statusCode).toBe(400);
+    expect((await send(await makeJpeg(322, 240), 'upload-0002')).statusCode).toBe(201);
+
+    const image = ok[0]!.json().imageUrl as string;
+    const job = (await t.app.inject({ method: 'POST', url: '/v1/jobs', headers: auth, payload: { tool: 'upscale', input: { image, scale_factor: 1 } } })).json() as { id: string };
+    const cancel = () => t.app.inject({ method: 'POST', url: `/v1/jobs/${job.id}/cancel`, headers: { ...auth, 'idempotency-key': 'cancel-0001' } });
+    expect((await cancel()).statusCode).toBe(200);
+    const retried = await cancel();
+    expect(retried.statusCode).toBe(200);
+    expect(retried.json()).toMatchObject({ id: job.id, status: 'failed', error: 'JOB_CANCELLED' });
+    // Without a key a second cancel says what happened.
+    expect((await t.app.inject({ method: 'POST', url: `/v1/jobs/${job.id}/cancel`, headers: auth })).statusCode).toBe(409);
   });
 });
