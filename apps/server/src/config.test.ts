@@ -34,3 +34,14 @@ describe('the sandbox provider in production', () => {
     expect(loadConfig({ ...base, NODE_ENV: 'test' }).payments.provider).toBe('sandbox');
   });
 });
+
+/** Decision 040 §3: the loopback switch for webhooks is for tests; production refuses to start with it. */
+describe('the webhooks loopback switch', () => {
+  const base = { DATA_DIR: '/tmp/dewy-config-test', PAYMENTS_SANDBOX_IN_PRODUCTION: 'true' };
+  it('is off by default, allowed outside production, refused in production', () => {
+    expect(loadConfig({ ...base }).webhooks.allowLoopback).toBe(false);
+    expect(loadConfig({ ...base, WEBHOOKS_ALLOW_LOOPBACK: 'true', NODE_ENV: 'test' }).webhooks.allowLoopback).toBe(true);
+    expect(() => loadConfig({ ...base, WEBHOOKS_ALLOW_LOOPBACK: 'true', NODE_ENV: 'production' })).toThrow(/WEBHOOKS_ALLOW_LOOPBACK: a test switch/);
+    expect(loadConfig({ ...base, NODE_ENV: 'production' }).webhooks).toEqual({ allowLoopback: false, pollMs: 2000, timeoutMs: 10_000 });
+  });
+});
