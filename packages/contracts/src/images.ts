@@ -147,6 +147,8 @@ export const HistoryImageSchema = z.object({
   updated_at: z.string(),
   /** Set when the files were deleted 30 days after processing (002 §9): the page shows 'expired', not a broken image. */
   expired_at: z.string().nullable().optional(),
+  /** The batch the job belongs to (issue 24): the page shows a batch's jobs as one expandable entry. Additive. */
+  batch_id: z.string().nullable().optional(),
 });
 export type HistoryImage = z.infer<typeof HistoryImageSchema>;
 

@@ -2362,6 +2362,7 @@ export interface paths {
                         "application/json": {
                             images: {
                                 all_image_urls: string[];
+                                batch_id?: string | null;
                                 cost: number;
                                 created_at: string;
                                 expired_at?: string | null;

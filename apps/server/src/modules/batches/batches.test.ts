@@ -165,5 +165,9 @@ describe.each(TEST_DATABASES)('batches on $name', (kind) => {
     expect(entries.every((e) => e.width > 0)).toBe(true);
     const listed = (await t.app.inject({ url: '/api/batches', headers: { cookie: u.cookie } })).json() as { batches: { id: string; photoCount: number; counts: { completed: number } }[] };
     expect(listed.batches[0]).toMatchObject({ id: batch.id, photoCount: 4, counts: { completed: 3 } });
+    // The history's items name their batch, so the page shows the batch as one entry.
+    const history = (await t.app.inject({ url: `/api/image/history/${u.user.id}?source=upscale`, headers: { cookie: u.cookie } })).json() as { images: { batch_id: string | null }[] };
+    expect(history.images.length).toBeGreaterThanOrEqual(3);
+    expect(history.images.every((i) => i.batch_id === batch.id)).toBe(true);
   });
 });

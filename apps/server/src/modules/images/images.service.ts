@@ -58,6 +58,7 @@ export async function presentHistoryImage(ctx: AppContext, row: JobRow): Promise
     kling_task_id: own.kling_task_id,
     seedream_task_id: own.seedream_task_id,
     input: (row.input as Record<string, unknown> | null) ?? null,
+    batch_id: row.batchId,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     expired_at: row.expiredAt?.toISOString() ?? null,
