@@ -28,6 +28,7 @@ const PaymentReturnPage = lazyPage(() => import('../features/payment/components/
 const NotFoundPage = lazyPage(() => import('./coming-soon-page').then((m) => ({ default: m.NotFoundPage })));
 // The workspace (Radix controls, upload and polling code) loads only for signed-in visitors.
 const UpscalePage = lazyPage(() => import('../features/upscale/components/upscale-page').then((m) => ({ default: m.UpscalePage })));
+const BatchPage = lazyPage(() => import('../features/batch/components/batch-page').then((m) => ({ default: m.BatchPage })));
 const MyPage = lazyPage(() => import('../features/mypage/components/mypage').then((m) => ({ default: m.MyPage })));
 const ImageGenerationPage = lazyPage(() => import('../features/image-generation/components/image-generation-page').then((m) => ({ default: m.ImageGenerationPage })));
 const ImageEditPage = lazyPage(() => import('../features/image-edit/components/image-edit-page').then((m) => ({ default: m.ImageEditPage })));
@@ -75,6 +76,14 @@ function pageRoutes(): RouteObject[] {
       element: (
         <RequireAuth messageKey="upscale.error.loginRequired">
           <UpscalePage />
+        </RequireAuth>
+      ),
+    },
+    {
+      path: 'upscale/batch',
+      element: (
+        <RequireAuth messageKey="upscale.error.loginRequired">
+          <BatchPage />
         </RequireAuth>
       ),
     },

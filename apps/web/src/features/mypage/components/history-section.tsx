@@ -8,6 +8,7 @@ import { formatSeoulDateTime } from '../../../lib/format';
 import { useLocale } from '../../../lib/use-locale';
 import { DownloadButton, FullscreenCompare, useImageDownload } from '../../../shared/tool-job';
 import { useMergedHistory } from '../hooks/use-merged-history';
+import { groupHistoryByBatch } from '../lib/history-groups';
 import { HISTORY_TABS, type HistoryTab } from '../lib/history-tabs';
 
 /**
@@ -76,9 +77,13 @@ function HistoryPanel({ tab, userId, active }: { tab: HistoryTab; userId: number
   return (
     <div data-testid={`mypage-history-${tab.id}`}>
       <ul className="mypage-history-grid">
-        {history.items.map((item) => (
-          <HistoryCard key={item.id} item={item} toolName={toolName} onOpen={() => setViewing(item)} />
-        ))}
+        {groupHistoryByBatch(history.items).map((entry) =>
+          entry.kind === 'single' ? (
+            <HistoryCard key={entry.item.id} item={entry.item} toolName={toolName} onOpen={() => setViewing(entry.item)} />
+          ) : (
+            <BatchHistoryEntry key={entry.batchId} batchId={entry.batchId} items={entry.items} toolName={toolName} onOpen={setViewing} />
+          ),
+        )}
       </ul>
       {history.canLoadMore || history.loadingMore ? (
         <div className="mypage-more">
@@ -117,6 +122,44 @@ function HistoryPanel({ tab, userId, active }: { tab: HistoryTab; userId: number
         />
       ) : null}
     </div>
+  );
+}
+
+/**
+ * A batch's jobs as one history entry (issue 24): the newest result's thumbnail, "Batch · N photos" and
+ * the date; expanding it lists its photos as ordinary cards; a link opens the batch page.
+ */
+function BatchHistoryEntry({ batchId, items, toolName, onOpen }: { batchId: string; items: HistoryImage[]; toolName: string; onOpen: (item: HistoryImage) => void }) {
+  const { t } = useTranslation();
+  const { lp, locale } = useLocale();
+  const [open, setOpen] = useState(false);
+  const first = items[0]!;
+  const thumb = first.thumbnail_url ?? first.image_url;
+  return (
+    <li className={`mypage-history-batch${open ? ' is-open' : ''}`} data-testid="mypage-history-batch" data-batch-id={batchId}>
+      <div className="mypage-history-batch-head">
+        <button type="button" className="mypage-history-batch-toggle" aria-expanded={open} onClick={() => setOpen((v) => !v)} data-testid="mypage-history-batch-toggle">
+          {thumb && !first.expired_at ? <img src={thumb} alt="" loading="lazy" decoding="async" className="mypage-history-batch-thumb" /> : null}
+          <span className="mypage-history-batch-meta">
+            <strong>{t('mypage.history.batch', { n: items.length })}</strong>
+            <time dateTime={first.created_at}>{formatSeoulDateTime(first.created_at, locale)}</time>
+          </span>
+          <span className="mypage-history-batch-chevron" aria-hidden="true">
+            {open ? '▴' : '▾'}
+          </span>
+        </button>
+        <Link className="btn btn-ghost btn-sm" to={`${lp('/upscale/batch')}?id=${encodeURIComponent(batchId)}`}>
+          {t('mypage.batches.open')}
+        </Link>
+      </div>
+      {open ? (
+        <ul className="mypage-history-grid mypage-history-batch-items">
+          {items.map((item) => (
+            <HistoryCard key={item.id} item={item} toolName={toolName} onOpen={() => onOpen(item)} />
+          ))}
+        </ul>
+      ) : null}
+    </li>
   );
 }
 

@@ -7,6 +7,7 @@ import { readPageParams, withoutParams } from '../lib/page-params';
 import { AccountCard } from './account-card';
 import { AffiliateCard } from './affiliate-card';
 import { ApiKeysCard } from './api-keys-card';
+import { BatchesCard } from './batches-card';
 import { CreditHistory } from './credit-history';
 import { CreditsCard } from './credits-card';
 import { DeleteAccountCard } from './delete-account-card';
@@ -50,6 +51,7 @@ export function MyPage() {
       </div>
       <AffiliateCard />
       <HistorySection userId={user.id} />
+      <BatchesCard />
       <CreditHistory />
       <ApiKeysCard />
       <DeleteAccountCard />

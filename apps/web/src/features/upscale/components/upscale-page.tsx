@@ -1,7 +1,7 @@
-import { LARGE_IMAGE_NOTICE_SUM, isUpscaleBlocked, scaledSum, sizeBadge, type HistoryImage } from '@dewy/contracts';
+import { BATCH_LIMITS, LARGE_IMAGE_NOTICE_SUM, isUpscaleBlocked, scaledSum, sizeBadge, type HistoryImage } from '@dewy/contracts';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { useSession } from '../../../lib/session';
 import { useLocale } from '../../../lib/use-locale';
 import { ShareLinkButton } from '../../../shared/affiliate';
@@ -92,6 +92,9 @@ export function UpscalePage() {
           <p className="upscale-sub">{t('upscale.subtitle')}</p>
         </div>
         <div className="upscale-head-actions">
+          <Link className="btn btn-secondary btn-sm" to={lp('/upscale/batch')} data-testid="upscale-batch-link">
+            {t('batch.batchLink', { max: BATCH_LIMITS.maxPhotos })}
+          </Link>
           <ShareLinkButton testIdPrefix="upscale" />
           <button type="button" className="btn btn-secondary btn-sm" onClick={() => setDialog('guide')} data-testid="upscale-guide-button">
             {t('upscale.guide.button')}

@@ -1,0 +1,3 @@
+/** shared/retouch-options — the retouch controls and their model, for the workspace and the batch page. */
+export { DEFAULT_OPTIONS, retouchInputFields, updateOptions, type RetouchInputFields, type UpscaleOptions } from './options';
+export { RetouchOptionsPanel, type RetouchOptionsPanelProps } from './options-panel';
