@@ -5,7 +5,7 @@ import { useLocale } from '../../../lib/use-locale';
 import { JobProgress, useJobSnapshot, type JobEventsClient } from '../../../shared/tool-job';
 import { canRetry, photoReason, wasRefunded } from '../lib/photo-error';
 import type { PhotoPlan } from '../lib/photo-plan';
-import { SizeBadge } from './size-badge';
+import { SizeBadgeChip } from '../../../shared/retouch-options';
 
 /** Where a picked photo's upload stands once "Start batch" was clicked. */
 export type UploadState = { state: 'idle' } | { state: 'waiting' } | { state: 'uploading' } | { state: 'uploaded'; imageUrl: string } | { state: 'failed'; key: string };
@@ -74,7 +74,7 @@ export function LocalPhotoCard({ position, name, previewUrl, plan, upload, scale
         </strong>
         {plan.output && plan.badge && !plan.issue ? (
           <div className="batch-card-meta">
-            <SizeBadge badge={plan.badge} sum={plan.output.width + plan.output.height} />
+            <SizeBadgeChip badge={plan.badge} sum={plan.output.width + plan.output.height} testId="batch-card-badge" />
             <span className="batch-card-dims">
               {plan.output.width}×{plan.output.height}
             </span>

@@ -1,5 +1,6 @@
 import type { SizeBadge } from '@dewy/contracts';
 import { useTranslation } from 'react-i18next';
+import { SizeBadgeChip } from '../../../shared/retouch-options';
 import { RunButton } from '../../../shared/tool-job';
 
 export interface GenerateBarProps {
@@ -13,8 +14,6 @@ export interface GenerateBarProps {
   onGenerate: () => void;
 }
 
-const BADGE_CLASS: Record<SizeBadge, string> = { 'BEST!': 'badge-best', NORMAL: 'badge-normal', 'WORST!': 'badge-worst' };
-
 /** Generate button with its cost and the balance; sticky at the bottom on narrow screens (001 §2). */
 export function GenerateBar({ cost, balance, badge, outputSize, disabled, processing, insufficient, onGenerate }: GenerateBarProps) {
   const { t } = useTranslation();
@@ -25,14 +24,7 @@ export function GenerateBar({ cost, balance, badge, outputSize, disabled, proces
           <span className="generate-size">
             {/* The spec's words and thresholds (001 §2); a tooltip says what they mean (issue 17). Focusable,
                 so a tap or the keyboard shows it too. */}
-            <span className="size-badge-wrap">
-              <span className={`size-badge ${BADGE_CLASS[badge]}`} data-testid="upscale-size-badge" tabIndex={0} aria-describedby="upscale-size-badge-tip">
-                {badge}
-              </span>
-              <span className="size-badge-tip" role="tooltip" id="upscale-size-badge-tip" data-testid="upscale-size-badge-tip">
-                {t(`sizeBadge.tooltip.${badge}`, { sum: outputSize.width + outputSize.height })}
-              </span>
-            </span>
+            <SizeBadgeChip badge={badge} sum={outputSize.width + outputSize.height} testId="upscale-size-badge" />
             <span className="generate-dims">
               {outputSize.width}×{outputSize.height}
             </span>
