@@ -4117,6 +4117,22 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "cost": 100,
+                         *       "created_at": "2026-11-27T09:30:00.000Z",
+                         *       "error": null,
+                         *       "id": "3f1c2a9e-8b7d-4c6e-9a51-2d4b8e7f6a10",
+                         *       "results": [
+                         *         "https://dewy.example/api/storage/file?key=u%2F42%2Fresults%2F3f1c2a9e.jpg&exp=1795860000&sig=…"
+                         *       ],
+                         *       "started_by": "api_key",
+                         *       "status": "completed",
+                         *       "tool": "upscale",
+                         *       "updated_at": "2026-11-27T09:30:41.000Z",
+                         *       "webhook_url": "https://shop.example/hooks/dewy"
+                         *     }
+                         */
                         "application/json": {
                             cost: number;
                             created_at: string;
@@ -4166,6 +4182,22 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "cost": 100,
+                         *       "created_at": "2026-11-27T09:30:00.000Z",
+                         *       "error": null,
+                         *       "id": "3f1c2a9e-8b7d-4c6e-9a51-2d4b8e7f6a10",
+                         *       "results": [
+                         *         "https://dewy.example/api/storage/file?key=u%2F42%2Fresults%2F3f1c2a9e.jpg&exp=1795860000&sig=…"
+                         *       ],
+                         *       "started_by": "api_key",
+                         *       "status": "completed",
+                         *       "tool": "upscale",
+                         *       "updated_at": "2026-11-27T09:30:41.000Z",
+                         *       "webhook_url": "https://shop.example/hooks/dewy"
+                         *     }
+                         */
                         "application/json": {
                             cost: number;
                             created_at: string;
@@ -4221,6 +4253,22 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
+                        /**
+                         * @example {
+                         *       "cost": 100,
+                         *       "created_at": "2026-11-27T09:30:00.000Z",
+                         *       "error": null,
+                         *       "id": "3f1c2a9e-8b7d-4c6e-9a51-2d4b8e7f6a10",
+                         *       "results": [
+                         *         "https://dewy.example/api/storage/file?key=u%2F42%2Fresults%2F3f1c2a9e.jpg&exp=1795860000&sig=…"
+                         *       ],
+                         *       "started_by": "api_key",
+                         *       "status": "completed",
+                         *       "tool": "upscale",
+                         *       "updated_at": "2026-11-27T09:30:41.000Z",
+                         *       "webhook_url": "https://shop.example/hooks/dewy"
+                         *     }
+                         */
                         "application/json": {
                             cost: number;
                             created_at: string;

@@ -54,6 +54,21 @@ const ApiJobSchema = z.object({
   started_by: z.enum(['user', 'api_key']),
   /** Where the job's end is POSTed, signed (Standard Webhooks), or null. */
   webhook_url: z.string().nullable(),
+}).meta({
+  examples: [
+    {
+      id: '3f1c2a9e-8b7d-4c6e-9a51-2d4b8e7f6a10',
+      tool: 'upscale',
+      status: 'completed',
+      cost: 100,
+      created_at: '2026-11-27T09:30:00.000Z',
+      updated_at: '2026-11-27T09:30:41.000Z',
+      error: null,
+      results: ['https://dewy.example/api/storage/file?key=u%2F42%2Fresults%2F3f1c2a9e.jpg&exp=1795860000&sig=…'],
+      started_by: 'api_key',
+      webhook_url: 'https://shop.example/hooks/dewy',
+    },
+  ],
 });
 type ApiJob = z.infer<typeof ApiJobSchema>;
 
@@ -205,7 +220,15 @@ export function publicApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['public-api'],
           security: SECURITY,
           summary: "Start a job of any tool with that tool's input (e.g. {tool: 'upscale', input: {image, scale_factor: 2}}); Idempotency-Key replays",
-          body: z.object({ tool: z.enum(toolNames), input: z.record(z.string(), z.unknown()), webhook_url: WebhookUrlSchema.optional() }).strict(),
+          body: z
+            .object({ tool: z.enum(toolNames), input: z.record(z.string(), z.unknown()), webhook_url: WebhookUrlSchema.optional() })
+            .strict()
+            .meta({
+              examples: [
+                { tool: 'upscale', input: { image: '<imageUrl of POST /v1/uploads>', scale_factor: 2 } },
+                { tool: 'upscale', input: { image: '<imageUrl of POST /v1/uploads>', scale_factor: 1.5, lora_index: 6, upper_lip: true, lower_lip: true }, webhook_url: 'https://shop.example/hooks/dewy' },
+              ],
+            }),
           headers: IdempotencyHeaders,
           response: { 201: ApiJobSchema },
         },
