@@ -131,12 +131,9 @@ export async function getBatch(ctx: AppContext, userId: number, batchId: string)
   const batch = await ownBatch(ctx, userId, batchId);
   const items = await photosWithJobs(ctx, batch.id);
   const photos: BatchPhotoView[] = [];
-  const counts = { pending: 0, processing: 0, completed: 0, failed: 0, refused: 0 };
-  let charged = 0;
+  const { counts, charged } = tally(items);
   for (const { photo, job } of items) {
     const status = photoStatus(photo, job);
-    counts[status] += 1;
-    if (job && job.status !== 'failed') charged += job.cost;
     const originalKey = job?.originalKey ?? safeOwnedKey(ctx, userId, photo.image);
     photos.push({
       position: photo.position,
@@ -155,6 +152,17 @@ export async function getBatch(ctx: AppContext, userId: number, batchId: string)
   return { id: batch.id, tool: batch.tool, createdAt: batch.createdAt.toISOString(), photos, counts, charged };
 }
 
+/** Photos per status and the credits charged and not refunded, over a batch's current jobs. */
+function tally(items: { photo: BatchPhotoRow; job: JobRow | undefined }[]): Pick<BatchView, 'counts' | 'charged'> {
+  const counts = { pending: 0, processing: 0, completed: 0, failed: 0, refused: 0 };
+  let charged = 0;
+  for (const { photo, job } of items) {
+    counts[photoStatus(photo, job)] += 1;
+    if (job && job.status !== 'failed') charged += job.cost;
+  }
+  return { counts, charged };
+}
+
 /** The storage key of an imageUrl when it is one of the account's, else null (a refused photo may name anything). */
 function safeOwnedKey(ctx: AppContext, userId: number, url: string): string | null {
   try {
@@ -168,9 +176,10 @@ function safeOwnedKey(ctx: AppContext, userId: number, url: string): string | nu
 export async function listBatches(ctx: AppContext, userId: number) {
   const rows = await ctx.database.db.select().from(batches).where(eq(batches.userId, userId)).orderBy(desc(batches.createdAt), desc(batches.id)).limit(BATCH_LIMITS.listMax);
   const out = [];
+  // Counts only: no photo's URLs are signed for the list (a batch's own answer signs them).
   for (const b of rows) {
-    const { photos, ...rest } = await getBatch(ctx, userId, b.id);
-    out.push({ ...rest, photoCount: photos.length });
+    const items = await photosWithJobs(ctx, b.id);
+    out.push({ id: b.id, tool: b.tool, createdAt: b.createdAt.toISOString(), ...tally(items), photoCount: items.length });
   }
   return out;
 }

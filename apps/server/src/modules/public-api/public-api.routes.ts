@@ -11,7 +11,7 @@ import { hitFixedWindow } from '../../lib/rate-limit';
 import { authenticateApiKey } from '../api-keys';
 import { getBalance } from '../credits';
 import { cancelQueuedJob, createToolJob, type JobActor, type ToolDefinition } from '../tool-jobs';
-import { storeDirectUpload, viewUrl } from '../uploads';
+import { readMultipartFile, storeDirectUpload, viewUrl } from '../uploads';
 import { listJobWebhooks } from './webhooks.delivery';
 import { onceForKey, requestHashOf } from './idempotency';
 
@@ -198,14 +198,7 @@ export function publicApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post('/v1/uploads', { schema: { tags: ['public-api'], security: SECURITY, summary: 'Upload a photo (multipart field `file`); its imageUrl is what a job input names; Idempotency-Key replays', consumes: ['multipart/form-data'], headers: IdempotencyHeaders, response: { 201: UploadResponseSchema } } }, async (req, reply) => {
       const caller = callerOf(req);
-      if (!req.isMultipart()) throw new AppError('VALIDATION_FAILED', { message: 'multipart/form-data expected', details: [{ field: 'file', rule: 'required' }] });
-      const file = await req.file();
-      if (!file || file.fieldname !== 'file') throw new AppError('VALIDATION_FAILED', { message: 'field file missing', details: [{ field: 'file', rule: 'required' }] });
-      const bytes = await file.toBuffer().catch((err: { code?: string }) => {
-        if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('IMAGE_TOO_LARGE');
-        throw err;
-      });
-      if (file.file.truncated) throw new AppError('IMAGE_TOO_LARGE');
+      const bytes = await readMultipartFile(req, 'file');
       const key = req.headers['idempotency-key'];
       const stored = key
         ? (await onceForKey(ctx.database.db, { userId: caller.user.id, route: 'uploads', key, requestHash: requestHashOf(bytes) }, () => storeDirectUpload(ctx, caller.user.id, bytes))).value

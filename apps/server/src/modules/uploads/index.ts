@@ -5,6 +5,7 @@
 
 // Routes (routes.ts).
 export { uploadsRoutes } from './uploads.routes';
+export { readMultipartFile } from './multipart-file';
 
 // Stored files (the kernel, the tools, the images): confirmed uploads, direct uploads, the purge.
 export { getConfirmedUpload, storeDirectUpload, discardDirectUpload, purgeStalePendingUploads } from './uploads.service';

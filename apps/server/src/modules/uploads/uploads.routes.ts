@@ -9,9 +9,9 @@ import {
   UploadResponseSchema,
 } from '@dewy/contracts';
 import type { AppContext } from '../../context';
-import { AppError } from '../../lib/app-error';
 import { userOf } from '../../lib/request-user';
 import { confirmUpload, presignUpload, storeDirectUpload } from './uploads.service';
+import { readMultipartFile } from './multipart-file';
 
 /** Upload calls of spec 001 §7: direct multipart upload and the presigned PUT flow. */
 export function uploadsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
@@ -20,15 +20,7 @@ export function uploadsRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post('/api/image/upload-s3', { config: { access: 'verified' }, schema: { tags: ['uploads'], consumes: ['multipart/form-data'], response: { 200: UploadResponseSchema } } }, async (req) => {
       const user = userOf(req);
-      if (!req.isMultipart()) throw new AppError('VALIDATION_FAILED', { message: 'multipart/form-data expected' });
-      const file = await req.file();
-      if (!file || file.fieldname !== 'image') throw new AppError('VALIDATION_FAILED', { message: 'field image missing' });
-      const bytes = await file.toBuffer().catch((err: { code?: string }) => {
-        if (err.code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError('IMAGE_TOO_LARGE');
-        throw err;
-      });
-      if (file.file.truncated) throw new AppError('IMAGE_TOO_LARGE');
-      return storeDirectUpload(ctx, user.id, bytes);
+      return storeDirectUpload(ctx, user.id, await readMultipartFile(req, 'image'));
     });
 
     app.post(
