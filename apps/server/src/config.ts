@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { UPLOAD_LIMITS } from '@dewy/contracts';
+import { CATALOG_ITEMS, CURRENCIES, DEFAULT_PRICES, parseMajorUnits, UPLOAD_LIMITS, type PriceTable } from '@dewy/contracts';
 
 /**
  * Server configuration parsed from the environment with zod. Every default is the embedded one
@@ -153,6 +153,11 @@ const EnvSchema = z.object({
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** Stripe API origin (tests point it at a fake server); default Stripe's own. */
   STRIPE_BASE_URL: z.string().url().optional(),
+  /**
+   * Korean payment methods offered by Stripe Checkout in won (issue 25, decision 041), comma-separated
+   * Stripe payment method types; a subscription checkout keeps those Stripe allows in subscription mode.
+   */
+  STRIPE_KRW_PAYMENT_METHODS: z.string().default('card,kr_card,kakao_pay,naver_pay,payco,samsung_pay'),
   /** Image-generation vendor; the flag stays off until one is configured. */
   SEEDREAM_API_KEY: z.string().optional(),
   /** Kling image generation (issue 16, decision 024): on when both keys are set. */
@@ -286,7 +291,43 @@ export interface PaymentsConfig {
   missing: string[];
   sandbox: { webhookSecret?: string };
   lemonsqueezy: { apiKey?: string; storeId?: string; webhookSecret?: string; baseUrl: string; variants: BillingCatalog };
-  stripe: { secretKey?: string; webhookSecret?: string; baseUrl?: string; prices: BillingCatalog };
+  /**
+   * Stripe: `prices` bills in dollars; `pricesKrw` (STRIPE_PRICE_KRW_<ITEM>, all or none) in won with
+   * the Korean methods `krwMethods`. Without won prices Stripe checkouts are in dollars only.
+   */
+  stripe: { secretKey?: string; webhookSecret?: string; baseUrl?: string; prices: BillingCatalog; pricesKrw: BillingCatalog | null; krwMethods: string[] };
+  /**
+   * The price table in force (minor units): contracts' DEFAULT_PRICES with each `PRICE_USD_<ITEM>` /
+   * `PRICE_KRW_<ITEM>` override (major units: `9.50`, `12900`). The sandbox charges it, the page shows
+   * it; Stripe, Paddle and Lemon Squeezy charge what their own price objects say (the operator keeps
+   * both in step), and our books record what the provider charged.
+   */
+  prices: PriceTable;
+}
+
+/**
+ * The price table (see PaymentsConfig.prices). @throws Error naming each malformed override (not a
+ * positive amount with at most the currency's decimals).
+ */
+export function priceTableFrom(env: NodeJS.ProcessEnv): PriceTable {
+  const errors: string[] = [];
+  const table = Object.fromEntries(
+    CATALOG_ITEMS.map((item) => [
+      item,
+      Object.fromEntries(
+        CURRENCIES.map((cur) => {
+          const name = `PRICE_${cur.toUpperCase()}_${item.toUpperCase()}`;
+          const raw = env[name]?.trim();
+          if (!raw) return [cur, DEFAULT_PRICES[item][cur]];
+          const v = parseMajorUnits(raw, cur);
+          if (v === null) errors.push(`  ${name}: "${raw}" is not a price in ${cur.toUpperCase()} (a positive amount${cur === 'krw' ? ' in whole won' : ' with at most 2 decimals'})`);
+          return [cur, v ?? DEFAULT_PRICES[item][cur]];
+        }),
+      ),
+    ]),
+  ) as PriceTable;
+  if (errors.length) throw new Error(`Invalid configuration:\n${errors.join('\n')}`);
+  return table;
 }
 
 function paymentsConfig(e: Env, env: NodeJS.ProcessEnv): PaymentsConfig {
@@ -302,7 +343,11 @@ function paymentsConfig(e: Env, env: NodeJS.ProcessEnv): PaymentsConfig {
     webhookSecret: e.STRIPE_WEBHOOK_SECRET || undefined,
     baseUrl: e.STRIPE_BASE_URL?.replace(/\/$/, ''),
     prices: catalogFrom(env, 'STRIPE_PRICE'),
+    pricesKrw: null as BillingCatalog | null,
+    krwMethods: e.STRIPE_KRW_PAYMENT_METHODS.split(',').map((m) => m.trim()).filter(Boolean),
   };
+  const krw = catalogFrom(env, 'STRIPE_PRICE_KRW');
+  if (BILLING_ITEMS.some((k) => krw[k])) stripe.pricesKrw = krw;
   const missing: string[] = [];
   const need = (name: string, v: unknown) => { if (!v) missing.push(name); };
   if (e.PAYMENTS_PROVIDER === 'lemonsqueezy') {
@@ -314,8 +359,10 @@ function paymentsConfig(e: Env, env: NodeJS.ProcessEnv): PaymentsConfig {
     need('STRIPE_SECRET_KEY', stripe.secretKey);
     need('STRIPE_WEBHOOK_SECRET', stripe.webhookSecret);
     for (const k of BILLING_ITEMS) need(`STRIPE_PRICE_${k.toUpperCase()}`, stripe.prices[k]);
+    // Won prices are all or none: a half-set catalogue would refuse some items in won.
+    if (stripe.pricesKrw) for (const k of BILLING_ITEMS) need(`STRIPE_PRICE_KRW_${k.toUpperCase()}`, stripe.pricesKrw[k]);
   }
-  return { provider: e.PAYMENTS_PROVIDER, configured: missing.length === 0, missing, sandbox: { webhookSecret: e.SANDBOX_WEBHOOK_SECRET }, lemonsqueezy, stripe };
+  return { provider: e.PAYMENTS_PROVIDER, configured: missing.length === 0, missing, sandbox: { webhookSecret: e.SANDBOX_WEBHOOK_SECRET }, lemonsqueezy, stripe, prices: priceTableFrom(env) };
 }
 
 /**

@@ -32,10 +32,16 @@ export function packCredits(pack: PackId): number {
 export const PaidPlanSchema = z.enum(PAID_PLANS);
 export const PackIdSchema = z.enum(PACK_IDS);
 
-/** POST /api/payment/checkout and /api/payment/change-plan */
+/** POST /api/payment/change-plan (a plan change stays in the subscription's currency). */
 export const PlanRequestSchema = z.object({ plan: PaidPlanSchema }).strict();
-/** POST /api/payment/credit-checkout */
-export const PackRequestSchema = z.object({ package: PackIdSchema }).strict();
+/**
+ * POST /api/payment/checkout. `currency` (ours, issue 25) is the currency the customer chose on the
+ * pricing page; absent, the server picks the language's (won in Korean, dollars in English) when the
+ * provider takes it. A subscription keeps it for its whole life.
+ */
+export const PlanCheckoutRequestSchema = z.object({ plan: PaidPlanSchema, currency: z.enum(['usd', 'krw']).optional() }).strict();
+/** POST /api/payment/credit-checkout, with the same optional `currency`. */
+export const PackRequestSchema = z.object({ package: PackIdSchema, currency: z.enum(['usd', 'krw']).optional() }).strict();
 
 /**
  * The answers of the payment calls are zod schemas, declared on their routes (`response`), so that the

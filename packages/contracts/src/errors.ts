@@ -44,6 +44,7 @@ export const ERROR_CODES = [
   'WEBHOOK_SIGNATURE_INVALID',
   'ALREADY_SUBSCRIBED',
   'CHECKOUT_IN_PROGRESS',
+  'CURRENCY_NOT_AVAILABLE',
   'NO_SUBSCRIPTION',
   'SAME_PLAN',
   'NO_SCHEDULED_CHANGE',
@@ -147,6 +148,8 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   ALREADY_SUBSCRIBED: 409,
   /** A plan checkout of the user is still open (another plan, or still being created): finish or leave it first (decision 029). */
   CHECKOUT_IN_PROGRESS: 409,
+  /** A checkout asked for a currency the payment provider in use does not take (issue 25: Lemon Squeezy bills in dollars only). */
+  CURRENCY_NOT_AVAILABLE: 400,
   NO_SUBSCRIPTION: 409,
   SAME_PLAN: 409,
   /** POST /api/payment/withdraw-downgrade while no downgrade is scheduled (decision 030). */

@@ -23,3 +23,4 @@ export * from './ledger';
 export * from './return-path';
 export * from './api-keys';
 export * from './batches';
+export * from './prices';

@@ -84,6 +84,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     ko: '이미 구독 중입니다. 다른 플랜으로 바꾸려면 플랜 변경을 이용해주세요.',
     en: 'You already have a subscription. Use plan change to switch plans.',
   },
+  CURRENCY_NOT_AVAILABLE: {
+    ko: '현재 결제 서비스는 선택한 통화로 결제할 수 없습니다. 다른 통화를 선택해주세요.',
+    en: 'This payment provider cannot charge in the chosen currency. Choose the other currency.',
+  },
   CHECKOUT_IN_PROGRESS: {
     ko: '진행 중인 구독 결제가 있습니다. 열려 있는 결제를 마치거나, 30분 뒤에 다시 시도해주세요.',
     en: 'A subscription checkout is already open. Finish that payment, or try again in 30 minutes.',

@@ -99,9 +99,9 @@ export interface FakeStripe {
   /** Like renew, but the payment is declined: the invoice stays open (attempted), the subscription goes past_due. */
   failRenewal(subscriptionId: string): string | null;
   /** Refunds (part of) the charge of a pack purchase. @returns the charge after the refund. */
-  refundOrder(sessionId: string, amountCents?: number): Json;
+  refundOrder(sessionId: string, amountMinor?: number): Json;
   /** Refunds (part of) the charge that paid an invoice. @returns the charge after the refund. */
-  refundInvoice(invoiceId: string, amountCents?: number): Json;
+  refundInvoice(invoiceId: string, amountMinor?: number): Json;
   markUncollectible(invoiceId: string): void;
   voidInvoice(invoiceId: string): void;
   /** Ends a subscription now (status canceled, ended_at); a schedule attached is canceled with it. */
@@ -258,9 +258,9 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
     pi.last_payment_error = outcome === 'failed' ? { type: 'card_error', code: 'card_declined', message: 'Your card was declined.', charge: charge.id } : null;
     return charge;
   }
-  function refundCharge(charge: Json, amountCents?: number): Json {
+  function refundCharge(charge: Json, amountMinor?: number): Json {
     const remaining = (charge.amount as number) - (charge.amount_refunded as number);
-    const amount = amountCents ?? remaining;
+    const amount = amountMinor ?? remaining;
     if (charge.status !== 'succeeded' || amount <= 0 || amount > remaining) throw new Error(`fake stripe: cannot refund ${amount} of charge ${String(charge.id)}`);
     charge.amount_refunded = (charge.amount_refunded as number) + amount;
     charge.refunded = charge.amount_refunded === charge.amount;
@@ -768,16 +768,16 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
     },
     renew: (subscriptionId) => advance(subscriptionId, 'succeeded'),
     failRenewal: (subscriptionId) => advance(subscriptionId, 'failed'),
-    refundOrder(sessionId, amountCents) {
+    refundOrder(sessionId, amountMinor) {
       const s = session(sessionId);
       if (!s.payment_intent) throw new Error(`fake stripe: session ${sessionId} has no payment`);
-      return refundCharge(chargeOfIntent(s.payment_intent as string), amountCents);
+      return refundCharge(chargeOfIntent(s.payment_intent as string), amountMinor);
     },
-    refundInvoice(invoiceId, amountCents) {
+    refundInvoice(invoiceId, amountMinor) {
       must(invoiceId, 'invoice');
       const pay = paymentsOf(invoiceId).find((p) => p.status === 'paid');
       if (!pay) throw new Error(`fake stripe: invoice ${invoiceId} has no paid payment`);
-      return refundCharge(chargeOfIntent((pay.payment as Json).payment_intent as string), amountCents);
+      return refundCharge(chargeOfIntent((pay.payment as Json).payment_intent as string), amountMinor);
     },
     markUncollectible(invoiceId) {
       const inv = must(invoiceId, 'invoice');

@@ -22,6 +22,8 @@ export const billingCheckouts = pgTable(
     providerCheckoutId: text('provider_checkout_id'),
     status: text('status', { enum: ['pending', 'completed', 'failed', 'cancelled'] }).notNull().default('pending'),
     creditsGranted: integer('credits_granted').notNull().default(0),
+    /** The currency the checkout was opened in (issue 25); a subscription keeps it for life. */
+    currency: text('currency', { enum: ['usd', 'krw'] }).notNull().default('usd'),
     /** The hosted checkout's URL (a repeated request for the same plan gets this open checkout back). */
     checkoutUrl: text('checkout_url'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -64,6 +66,8 @@ export const subscriptions = pgTable(
     currentPeriodStart: timestamp('current_period_start', { withTimezone: true }).notNull(),
     currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }).notNull(),
     cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+    /** The currency it bills in, fixed at its checkout: upgrades, downgrades and renewals stay in it. */
+    currency: text('currency', { enum: ['usd', 'krw'] }).notNull().default('usd'),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     endedAt: timestamp('ended_at', { withTimezone: true }),
     providerCreatedAt: timestamp('provider_created_at', { withTimezone: true }).notNull(),
@@ -99,15 +103,22 @@ export const billingPayments = pgTable(
     reason: text('reason').notNull(),
     providerSubscriptionId: text('provider_subscription_id'),
     status: text('status').notNull(),
-    amountCents: integer('amount_cents').notNull(),
-    refundedCents: integer('refunded_cents').notNull().default(0),
+    /** What was charged, in `currency`'s minor unit (cents; won for KRW), as the provider says. */
+    amountMinor: integer('amount_minor').notNull(),
+    /** What was refunded of it, same unit. */
+    refundedMinor: integer('refunded_minor').notNull().default(0),
+    currency: text('currency', { enum: ['usd', 'krw'] }).notNull().default('usd'),
+    /** How it was paid, as the provider names the method (`card`, `kakao_pay`, `naver_pay`, `kr_card` …); null when it does not say. */
+    method: text('method'),
+    /** The provider's own receipt or invoice page (Stripe hosted invoice / receipt, Paddle invoice PDF, LS receipt); null: ours is shown. */
+    receiptUrl: text('receipt_url'),
+    /** When the last refund was recorded (the refund line of the billing history). */
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
     creditsGranted: integer('credits_granted').notNull().default(0),
     creditsReclaimed: integer('credits_reclaimed').notNull().default(0),
     /** The bucket its credits went to. */
     bucket: text('bucket', { enum: ['one_time', 'subscription'] }).notNull(),
     checkoutId: text('checkout_id'),
-    /** When the failed-payment mail for this invoice was claimed (sent once per failed invoice; decision 030). */
-    failureMailedAt: timestamp('failure_mailed_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -116,6 +127,24 @@ export const billingPayments = pgTable(
     index('billing_payments_user_idx').on(t.userId, t.createdAt),
     check('billing_payments_reclaim_le_grant', sql`${t.creditsReclaimed} <= ${t.creditsGranted}`),
   ],
+);
+
+/**
+ * Billing mails sent (issue 25): one row per event under a unique key, claimed before the mail goes
+ * out, so any number of webhook deliveries about one event send one mail (decision 041).
+ */
+export const billingMails = pgTable(
+  'billing_mails',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** `purchase`, `renewal`, `renewal_failed`, `refund`, `cancellation_scheduled`, `subscription_ended`. */
+    kind: text('kind').notNull(),
+    /** What the event is about, unique per kind: a payment row and refund total, a subscription and period. */
+    eventKey: text('event_key').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('billing_mails_event_uq').on(t.kind, t.eventKey), index('billing_mails_user_idx').on(t.userId)],
 );
 
 /** The sandbox provider's own store (it plays the provider: its objects live apart from ours). */

@@ -109,14 +109,14 @@ describe.each(TEST_DATABASES)('one subscription at a time (sandbox) on $name', (
     const { cookie, user } = await signUpAndLogin(t.app);
     await subscribe(cookie, 'basic');
     // A checkout opened before the rule (or in a race) is paid: the sandbox creates a second subscription.
-    const co = await sandbox.createCheckout({ checkoutId: randomUUID(), userId: user.id, email: 'dup@example.com', item: { kind: 'plan', plan: 'premium' }, successUrl: '/ok', cancelUrl: '/no' });
+    const co = await sandbox.createCheckout({ checkoutId: randomUUID(), userId: user.id, email: 'dup@example.com', item: { kind: 'plan', plan: 'premium' }, currency: 'usd', locale: 'ko', successUrl: '/ok', cancelUrl: '/no' });
     await payForm(co.url);
     const second = (await t.ctx.database.db.select().from(subscriptions).where(eq(subscriptions.userId, user.id))).find((s) => s.plan === 'premium')!;
     expect(second.refusedAt).not.toBeNull();
     expect((await sandbox.getSubscription(second.providerSubscriptionId)).status).toBe('expired');
     const invoices = (await t.ctx.database.db.select().from(sandboxObjects).where(eq(sandboxObjects.kind, 'invoice'))).filter((o) => (o.data as { subscriptionId: string }).subscriptionId === second.providerSubscriptionId);
     expect(invoices).toHaveLength(1);
-    expect(invoices[0]!.data).toMatchObject({ status: 'refunded', refundedCents: 2900 });
+    expect(invoices[0]!.data).toMatchObject({ status: 'refunded', refundedMinor: 2900 });
     expect(await outcomesOf(t.ctx.database.db, invoices[0]!.id)).toContain('duplicate_subscription');
     // Only the first subscription's credits; its plan stays; the refund's webhook took nothing back.
     expect(await books(t.ctx.database.db, user.id)).toMatchObject({ oneTime: 300, subscription: 4500 });
@@ -191,7 +191,7 @@ describe.each(TEST_DATABASES)('a duplicate subscription through the Stripe fake 
     await deliver('checkout.session.completed', sessionOf(r.json().checkout_url));
     expect((await deliver('invoice.paid', first.invoiceId!)).json().outcome).toBe('granted');
 
-    const co = await payments.createCheckout({ checkoutId: randomUUID(), userId: user.id, email: 'dup@example.com', item: { kind: 'plan', plan: 'premium' }, successUrl: 'https://x.test/ok', cancelUrl: 'https://x.test/no' });
+    const co = await payments.createCheckout({ checkoutId: randomUUID(), userId: user.id, email: 'dup@example.com', item: { kind: 'plan', plan: 'premium' }, currency: 'usd', locale: 'ko', successUrl: 'https://x.test/ok', cancelUrl: 'https://x.test/no' });
     const dup = fake.completeCheckout(co.providerCheckoutId);
     expect((await deliver('checkout.session.completed', co.providerCheckoutId)).json().outcome).toBe('duplicate_subscription');
     expect(fake.object(dup.subscriptionId!).status).toBe('canceled');
@@ -229,7 +229,7 @@ describe.each(TEST_DATABASES)('a duplicate subscription through the Lemon Squeez
     await deliver('subscription_created', first.subscription!);
     expect((await deliver('subscription_payment_success', first.invoice!)).json().outcome).toBe('granted');
 
-    await payments.createCheckout({ checkoutId: randomUUID(), userId: user.id, email: 'dup@example.com', item: { kind: 'plan', plan: 'deluxe' }, successUrl: 'https://x.test/ok', cancelUrl: 'https://x.test/no' });
+    await payments.createCheckout({ checkoutId: randomUUID(), userId: user.id, email: 'dup@example.com', item: { kind: 'plan', plan: 'deluxe' }, currency: 'usd', locale: 'ko', successUrl: 'https://x.test/ok', cancelUrl: 'https://x.test/no' });
     const dup = fake.completeCheckout(lastCheckout());
     expect((await deliver('subscription_created', dup.subscription!)).json().outcome).toBe('duplicate_subscription');
     expect(fake.subscriptions.get(dup.subscription!.id)!.attributes.status).toBe('cancelled');

@@ -106,7 +106,7 @@ describe.each(TEST_DATABASES)('upgrade proration through the Lemon Squeezy adapt
     const inv = [...fake.invoices.values()].at(-1)!;
     expect(inv.attributes).toMatchObject({ billing_reason: 'updated', subtotal: Math.round(2000 * left) });
     const read = await provider.getInvoice(inv.id);
-    expect(read.proration).toEqual({ chargedCents: Math.round(2000 * left) });
+    expect(read.proration).toEqual({ chargedMinor: Math.round(2000 * left) });
     expect((await deliver('subscription_payment_success', inv)).json().outcome).toBe('granted');
     expect((await books(t, user.id)).subscription).toBe(4500 + credits);
     expect((await paymentOf(t, inv.id)).creditsGranted).toBe(credits);

@@ -57,7 +57,7 @@ describe.each(TEST_DATABASES)('upgrade proration on the sandbox on $name', (kind
   }
   async function upgradeInvoices(subId: string) {
     const rows = await db().select().from(sandboxObjects).where(and(eq(sandboxObjects.kind, 'invoice'), sql`${sandboxObjects.data}->>'subscriptionId' = ${subId}`, sql`${sandboxObjects.data}->>'reason' = 'upgrade'`));
-    return rows.map((r) => ({ id: r.id, ...(r.data as { amountCents: number; prorationFraction?: number }) }));
+    return rows.map((r) => ({ id: r.id, ...(r.data as { amountMinor: number; prorationFraction?: number }) }));
   }
   const paymentOf = async (invoiceId: string) => (await db().select().from(billingPayments).where(eq(billingPayments.providerId, invoiceId)))[0]!;
 
@@ -76,7 +76,7 @@ describe.each(TEST_DATABASES)('upgrade proration on the sandbox on $name', (kind
 
     const [inv, ...more] = await upgradeInvoices(subId);
     expect(more).toHaveLength(0);
-    expect(inv!.amountCents).toBe(cents);
+    expect(inv!.amountMinor).toBe(cents);
     // The fraction is the part of the period left on the sandbox's clock when the upgrade ran: the real
     // seconds between sign-up and upgrade count too (seconds on a loaded machine), so it is checked against
     // the times the invoice recorded, and against the scenario within 0.001 of a period (43 minutes).
@@ -100,7 +100,7 @@ describe.each(TEST_DATABASES)('upgrade proration on the sandbox on $name', (kind
     expect((await post(cookie, '/api/payment/change-plan', { plan: 'deluxe' })).statusCode).toBe(200);
     await sandbox.idle();
     const [inv] = await upgradeInvoices(subId);
-    expect(inv!.amountCents).toBe(0);
+    expect(inv!.amountMinor).toBe(0);
     const ev = await db().select().from(billingEvents).where(eq(billingEvents.objectId, inv!.id));
     expect(ev.map((e) => e.outcome)).toEqual(['prorated_to_zero']);
     expect((await books(user.id)).subscription).toBe(4500);
@@ -149,7 +149,7 @@ describe.each(TEST_DATABASES)('upgrade proration on the sandbox on $name', (kind
     expect(res.map((r) => r.statusCode).every((s) => s === 200), res.map((r) => r.body).join('\n')).toBe(true);
     const invoices = await upgradeInvoices(subId);
     expect(invoices).toHaveLength(1);
-    expect(invoices[0]!.amountCents).toBe(1333); // $20 × 20/30
+    expect(invoices[0]!.amountMinor).toBe(1333); // $20 × 20/30
     expect((await books(user.id)).subscription).toBe(4500 + 6667); // 10,000 × 20/30
     expect((await db().select().from(users).where(eq(users.id, user.id)))[0]!.plan).toBe('premium');
   });

@@ -6,7 +6,9 @@ import {
   CheckoutResponseSchema,
   CheckoutStatusResponseSchema,
   PackRequestSchema,
+  PlanCheckoutRequestSchema,
   PlanRequestSchema,
+  PricesResponseSchema,
   ResumeSubscriptionResponseSchema,
   SubscriptionStatusResponseSchema,
   WithdrawDowngradeResponseSchema,
@@ -15,7 +17,7 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { requestLocale } from '../../lib/locale';
 import { userOf } from '../../lib/request-user';
-import { cancelSubscription, changePlan, checkoutStatus, resumeSubscription, startCheckout, subscriptionStatus, withdrawDowngrade } from './billing.service';
+import { cancelSubscription, changePlan, checkoutStatus, prices, resumeSubscription, startCheckout, subscriptionStatus, withdrawDowngrade } from './billing.service';
 import { handleWebhook, webhookErrorOf } from './billing.webhooks';
 
 /** Checkouts a user may start per window (a human buys a few times an hour; a loop buys none). */
@@ -37,14 +39,28 @@ export function billingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/api/payment/checkout',
-      { config: { access: 'user', rateLimit: checkoutLimit }, schema: { tags: ['payment'], body: PlanRequestSchema, response: { 200: CheckoutResponseSchema } } },
-      async (req) => startCheckout(ctx, userOf(req), { kind: 'plan', plan: req.body.plan }, requestLocale(req.headers, req.cookies)),
+      { config: { access: 'user', rateLimit: checkoutLimit }, schema: { tags: ['payment'], body: PlanCheckoutRequestSchema, response: { 200: CheckoutResponseSchema } } },
+      async (req) => startCheckout(ctx, userOf(req), { kind: 'plan', plan: req.body.plan }, requestLocale(req.headers, req.cookies), req.body.currency),
     );
 
     app.post(
       '/api/payment/credit-checkout',
       { config: { access: 'user', rateLimit: checkoutLimit }, schema: { tags: ['payment'], body: PackRequestSchema, response: { 200: CheckoutResponseSchema } } },
-      async (req) => startCheckout(ctx, userOf(req), { kind: 'pack', pack: req.body.package }, requestLocale(req.headers, req.cookies)),
+      async (req) => startCheckout(ctx, userOf(req), { kind: 'pack', pack: req.body.package }, requestLocale(req.headers, req.cookies), req.body.currency),
+    );
+
+    app.get(
+      '/api/payment/prices',
+      {
+        config: { access: 'public' },
+        schema: {
+          tags: ['payment'],
+          summary: 'Prices in dollars and won',
+          description: 'The price of every plan and pack in USD (cents) and KRW (won), with the configured overrides, and the currencies a checkout can be opened in with the payment provider in use (issue 25).',
+          response: { 200: PricesResponseSchema },
+        },
+      },
+      async () => prices(ctx),
     );
 
     app.get(

@@ -8,6 +8,9 @@ import {
   type ChangePlanResponse,
   type CheckoutResponse,
   type CheckoutStatusResponse,
+  type Currency,
+  defaultCurrency,
+  type PricesResponse,
   type Locale,
   type PackId,
   type PaidPlan,
@@ -88,22 +91,27 @@ function siteUrl(s: BillingServices, locale: Locale, pathAndQuery: string): stri
  * A plan checkout follows the one-subscription rule (claimPlanCheckout): the open checkout of the same
  * plan may come back instead of a new one.
  * @throws PAYMENTS_NOT_CONFIGURED; ALREADY_SUBSCRIBED (a live subscription exists: change plan, or
- *   resume a scheduled cancel, instead); CHECKOUT_IN_PROGRESS; PAYMENT_PROVIDER_ERROR.
+ *   resume a scheduled cancel, instead); CHECKOUT_IN_PROGRESS; CURRENCY_NOT_AVAILABLE (a currency the
+ *   provider does not take; absent, the language's currency is used where the provider takes it);
+ *   PAYMENT_PROVIDER_ERROR.
  */
 export async function startCheckout(
   s: BillingServices,
   user: UserRow,
   item: { kind: 'plan'; plan: PaidPlan } | { kind: 'pack'; pack: PackId },
   locale: Locale,
+  requestedCurrency?: Currency,
 ): Promise<CheckoutResponse> {
   const provider = providerOf(s);
+  if (requestedCurrency && !provider.currencies.includes(requestedCurrency)) throw new AppError('CURRENCY_NOT_AVAILABLE');
+  const currency = requestedCurrency ?? defaultCurrency(locale, provider.currencies);
   const checkoutId = randomUUID();
   const itemId = item.kind === 'plan' ? item.plan : item.pack;
   if (item.kind === 'plan') {
-    const open = await claimPlanCheckout(s, user.id, checkoutId, provider.name, item.plan);
+    const open = await claimPlanCheckout(s, user.id, checkoutId, provider.name, item.plan, currency);
     if (open) return { success: true, checkout_url: open.url, checkoutId: open.id };
   } else {
-    await s.database.db.insert(billingCheckouts).values({ id: checkoutId, userId: user.id, provider: provider.name, kind: item.kind, item: itemId });
+    await s.database.db.insert(billingCheckouts).values({ id: checkoutId, userId: user.id, provider: provider.name, kind: item.kind, item: itemId, currency });
   }
   const q = `checkout=${encodeURIComponent(checkoutId)}`;
   const res = await call(() =>
@@ -112,6 +120,8 @@ export async function startCheckout(
       userId: user.id,
       email: user.email,
       item,
+      currency,
+      locale,
       successUrl: siteUrl(s, locale, `/payment/success?${q}`),
       cancelUrl: siteUrl(s, locale, `/payment/${itemId}?payment=cancelled&${q}`),
       failedUrl: siteUrl(s, locale, `/payment/failed?${q}`),
@@ -128,12 +138,12 @@ export async function startCheckout(
  * The one-subscription rule at checkout (issue 21 point 2, decision 029), serialised on the user's
  * row (`SELECT … FOR UPDATE`), so parallel requests are decided one after the other:
  * - a live subscription (any non-ended status, any provider) → ALREADY_SUBSCRIBED (change plan instead);
- * - an open plan checkout (pending, younger than PLAN_CHECKOUT_OPEN_MS) for the same plan whose
- *   hosted page exists → that checkout is returned (a double click or a second tab gets the same page);
- * - an open plan checkout for another plan, or one still being created → CHECKOUT_IN_PROGRESS;
+ * - an open plan checkout (pending, younger than PLAN_CHECKOUT_OPEN_MS) for the same plan and currency
+ *   whose hosted page exists → that checkout is returned (a double click or a second tab gets the same page);
+ * - an open plan checkout for another plan or currency, or one still being created → CHECKOUT_IN_PROGRESS;
  * - otherwise the new checkout row `checkoutId` is written (in the same transaction) and null returned.
  */
-async function claimPlanCheckout(s: BillingServices, userId: number, checkoutId: string, provider: string, plan: PaidPlan): Promise<{ id: string; url: string } | null> {
+async function claimPlanCheckout(s: BillingServices, userId: number, checkoutId: string, provider: string, plan: PaidPlan, currency: Currency): Promise<{ id: string; url: string } | null> {
   return s.database.db.transaction(async (tx) => {
     await tx.select({ id: users.id }).from(users).where(eq(users.id, userId)).for('update');
     const subs = await tx.select().from(subscriptions).where(eq(subscriptions.userId, userId));
@@ -147,12 +157,22 @@ async function claimPlanCheckout(s: BillingServices, userId: number, checkoutId:
         .limit(1)
     )[0];
     if (open) {
-      if (open.item === plan && open.checkoutUrl && open.provider === provider) return { id: open.id, url: open.checkoutUrl };
+      if (open.item === plan && open.currency === currency && open.checkoutUrl && open.provider === provider) return { id: open.id, url: open.checkoutUrl };
       throw new AppError('CHECKOUT_IN_PROGRESS');
     }
-    await tx.insert(billingCheckouts).values({ id: checkoutId, userId, provider, kind: 'plan', item: plan });
+    await tx.insert(billingCheckouts).values({ id: checkoutId, userId, provider, kind: 'plan', item: plan, currency });
     return null;
   });
+}
+
+/**
+ * GET /api/payment/prices (ours, issue 25): the price table in force (contracts' defaults with the
+ * configured overrides, minor units) and the currencies a checkout may be opened in now: the
+ * provider's, or both when payments are not configured (the page still shows prices; buying answers
+ * PAYMENTS_NOT_CONFIGURED).
+ */
+export function prices(s: Pick<BillingServices, 'config' | 'payments'>): PricesResponse {
+  return { success: true, prices: s.config.payments.prices, currencies: [...(s.payments?.currencies ?? ['krw', 'usd'])] };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { isPaymentIssueStatus, packCredits, planCredits, planRank, type PaidPlan, type SubscriptionStatus } from '@dewy/contracts';
+import { isPaymentIssueStatus, packCredits, planCredits, planRank, type PaidPlan, type PriceTable, type SubscriptionStatus } from '@dewy/contracts';
 import type { Tx } from '../../db/client';
 import { billingCheckouts, billingEvents, billingPayments, subscriptions, users } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -15,6 +15,7 @@ import {
   type ProviderInvoice,
   type ProviderOrder,
   type ProviderSubscription,
+  type PaymentDetails,
   type WebhookEvent,
 } from './payments-provider';
 import { isFailedPayment, mailPaymentFailed } from './payment-failed-mail';
@@ -91,7 +92,7 @@ export async function handleWebhook(
       .onConflictDoNothing()
       .returning({ id: billingEvents.id });
     if (!inserted[0]) return 'duplicate' as const;
-    const result = await applySnapshot(tx, provider.name, ev, snap);
+    const result = await applySnapshot(tx, provider.name, ev, snap, services.config.payments.prices);
     await tx.update(billingEvents).set({ outcome: result }).where(eq(billingEvents.id, inserted[0].id));
     return result;
   });
@@ -124,7 +125,7 @@ async function settleDuplicate(services: Pick<AppServices, 'database' | 'log'>, 
   for (const r of recorded) ids.add(r.providerId);
   for (const id of ids) {
     const inv = snap.kind === 'invoice' && snap.invoice.id === id ? snap.invoice : await provider.getInvoice(id);
-    if (inv.status === 'paid' && inv.amountCents > inv.refundedCents) await provider.refundInvoice(id);
+    if (inv.status === 'paid' && inv.amountMinor > inv.refundedMinor) await provider.refundInvoice(id);
   }
   services.log.warn({ provider: provider.name, subscription: sub.id, refunded: [...ids] }, 'duplicate subscription cancelled and refunded at the provider');
 }
@@ -148,7 +149,7 @@ async function resolveUser(tx: Tx, provider: string, ev: WebhookEvent, objectUse
   return null;
 }
 
-async function applySnapshot(tx: Tx, provider: string, ev: WebhookEvent, snap: Snapshot): Promise<WebhookOutcome> {
+async function applySnapshot(tx: Tx, provider: string, ev: WebhookEvent, snap: Snapshot, prices: PriceTable): Promise<WebhookOutcome> {
   if (!snap) return 'ignored';
   if (snap.kind === 'order') {
     const userId = await resolveUser(tx, provider, ev, snap.order.userId, null);
@@ -165,23 +166,39 @@ async function applySnapshot(tx: Tx, provider: string, ev: WebhookEvent, snap: S
     return 'duplicate_subscription';
   }
   if (snap.kind === 'subscription') return 'synced';
-  return applyInvoice(tx, provider, ev, userId, snap.invoice, local);
+  return applyInvoice(tx, provider, ev, userId, snap.invoice, local, prices);
 }
 
-/** Share of `credits` a refund of `refundedCents` out of `amountCents` takes back (a full refund: all of it). */
-function reclaimTarget(credits: number, amountCents: number, refundedCents: number): number {
-  if (credits <= 0 || refundedCents <= 0) return 0;
-  if (amountCents <= 0 || refundedCents >= amountCents) return credits;
-  return Math.floor((credits * refundedCents) / amountCents);
+/** Share of `credits` a refund of `refundedMinor` out of `amountMinor` takes back (a full refund: all of it). */
+function reclaimTarget(credits: number, amountMinor: number, refundedMinor: number): number {
+  if (credits <= 0 || refundedMinor <= 0) return 0;
+  if (amountMinor <= 0 || refundedMinor >= amountMinor) return credits;
+  return Math.floor((credits * refundedMinor) / amountMinor);
+}
+
+/** The receipt fields of a provider's paid object, as `billing_payments` stores them. */
+function detailsOf(x: PaymentDetails): Pick<typeof billingPayments.$inferInsert, 'currency' | 'method' | 'receiptUrl'> {
+  return { currency: x.currency, method: x.method, receiptUrl: x.receiptUrl };
 }
 
 async function upsertPayment(tx: Tx, v: typeof billingPayments.$inferInsert) {
   const rows = await tx
     .insert(billingPayments)
-    .values(v)
+    .values({ ...v, refundedAt: (v.refundedMinor ?? 0) > 0 ? new Date() : null })
     .onConflictDoUpdate({
       target: [billingPayments.provider, billingPayments.kind, billingPayments.providerId],
-      set: { status: v.status, refundedCents: v.refundedCents, amountCents: v.amountCents, updatedAt: new Date() },
+      set: {
+        status: v.status,
+        refundedMinor: v.refundedMinor,
+        amountMinor: v.amountMinor,
+        currency: v.currency,
+        // The provider may say how it was paid, or where its receipt is, only once the payment settles.
+        method: sql`coalesce(excluded.method, ${billingPayments.method})`,
+        receiptUrl: sql`coalesce(excluded.receipt_url, ${billingPayments.receiptUrl})`,
+        // The refund line of the billing history is dated when the refunded amount last grew.
+        refundedAt: sql`case when excluded.refunded_minor > ${billingPayments.refundedMinor} then now() else ${billingPayments.refundedAt} end`,
+        updatedAt: new Date(),
+      },
     })
     .returning();
   return rows[0]!;
@@ -208,7 +225,7 @@ async function completeCheckout(tx: Tx, checkoutId: string | null, userId: numbe
 async function applyOrder(tx: Tx, provider: string, ev: WebhookEvent, userId: number, o: ProviderOrder): Promise<WebhookOutcome> {
   const row = await upsertPayment(tx, {
     userId, provider, kind: 'order', providerId: o.id, item: o.pack, reason: 'pack', status: o.status,
-    amountCents: o.amountCents, refundedCents: o.refundedCents, bucket: 'one_time', checkoutId: ev.checkoutId,
+    amountMinor: o.amountMinor, refundedMinor: o.refundedMinor, ...detailsOf(o), bucket: 'one_time', checkoutId: ev.checkoutId,
   });
   const ref = `${provider}:order:${o.id}`;
   let outcome: WebhookOutcome = 'nothing';
@@ -225,7 +242,7 @@ async function applyOrder(tx: Tx, provider: string, ev: WebhookEvent, userId: nu
   if (o.status === 'failed' && ev.checkoutId) {
     await tx.update(billingCheckouts).set({ status: 'failed' }).where(and(eq(billingCheckouts.id, ev.checkoutId), eq(billingCheckouts.status, 'pending')));
   }
-  const target = reclaimTarget(granted, o.amountCents, o.refundedCents);
+  const target = reclaimTarget(granted, o.amountMinor, o.refundedMinor);
   if (target > row.creditsReclaimed) {
     await reclaim(tx, { userId, amount: target - row.creditsReclaimed, bucket: 'one_time', reason: { code: 'pack_refunded', pack: o.pack }, reference: ref, idempotencyKey: `reclaim:${ref}:${target}` });
     await tx.update(billingPayments).set({ creditsReclaimed: target }).where(eq(billingPayments.id, row.id));
@@ -295,7 +312,7 @@ export async function syncSubscription(tx: Tx, provider: string, userId: number,
         .values({
           userId, provider, providerSubscriptionId: s.id, plan: s.plan, nextPlan: s.nextPlan, status: s.status,
           currentPeriodStart: s.currentPeriodStart, currentPeriodEnd: s.currentPeriodEnd, cancelAtPeriodEnd: s.cancelAtPeriodEnd,
-          cancelledAt: s.cancelAtPeriodEnd ? now : null, endedAt: s.endedAt, providerCreatedAt: s.createdAt,
+          cancelledAt: s.cancelAtPeriodEnd ? now : null, endedAt: s.endedAt, providerCreatedAt: s.createdAt, currency: s.currency,
         })
         .returning()
     )[0]!;
@@ -371,7 +388,7 @@ async function syncUserPlan(tx: Tx, provider: string, userId: number, row: Local
 async function recordRefusedInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: number, inv: ProviderInvoice) {
   await upsertPayment(tx, {
     userId, provider, kind: 'invoice', providerId: inv.id, item: inv.plan, reason: `duplicate:${inv.reason}`, status: inv.status,
-    providerSubscriptionId: inv.subscriptionId, amountCents: inv.amountCents, refundedCents: inv.refundedCents, bucket: 'subscription', checkoutId: ev.checkoutId,
+    providerSubscriptionId: inv.subscriptionId, amountMinor: inv.amountMinor, refundedMinor: inv.refundedMinor, ...detailsOf(inv), bucket: 'subscription', checkoutId: ev.checkoutId,
   });
 }
 
@@ -384,10 +401,10 @@ export function proratedCredits(planDifference: number, fraction: number): numbe
   return Math.round(planDifference * Math.min(1, Math.max(0, fraction)));
 }
 
-async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: number, inv: ProviderInvoice, local: LocalSubscription): Promise<WebhookOutcome> {
+async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: number, inv: ProviderInvoice, local: LocalSubscription, prices: PriceTable): Promise<WebhookOutcome> {
   const row = await upsertPayment(tx, {
     userId, provider, kind: 'invoice', providerId: inv.id, item: inv.plan, reason: inv.reason, status: inv.status,
-    providerSubscriptionId: inv.subscriptionId, amountCents: inv.amountCents, refundedCents: inv.refundedCents, bucket: 'subscription', checkoutId: ev.checkoutId,
+    providerSubscriptionId: inv.subscriptionId, amountMinor: inv.amountMinor, refundedMinor: inv.refundedMinor, ...detailsOf(inv), bucket: 'subscription', checkoutId: ev.checkoutId,
   });
   const ref = `${provider}:invoice:${inv.id}`;
   let outcome: WebhookOutcome = 'nothing';
@@ -404,7 +421,7 @@ async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: 
       if (diff > 0 && local.status !== 'expired') {
         // Credits follow what was paid: the difference times the share of the period the provider
         // charged it for (decision 028), so an upgrade late in the period cannot buy a month's credits.
-        const credits = proratedCredits(diff, chargedFraction(inv, local.creditedPlan, inv.plan));
+        const credits = proratedCredits(diff, chargedFraction(inv, local.creditedPlan, inv.plan, prices));
         if (credits > 0) {
           granted = credits;
           const period = { subscription: subscriptionRef(provider, local.providerSubscriptionId), start: local.creditedPeriodStart ?? inv.periodStart };
@@ -439,7 +456,7 @@ async function applyInvoice(tx: Tx, provider: string, ev: WebhookEvent, userId: 
     const fresh = (await tx.select().from(subscriptions).where(eq(subscriptions.id, local.id)))[0]!;
     await syncUserPlan(tx, provider, userId, fresh);
   }
-  const target = reclaimTarget(granted, inv.amountCents, inv.refundedCents);
+  const target = reclaimTarget(granted, inv.amountMinor, inv.refundedMinor);
   if (target > row.creditsReclaimed) {
     await reclaim(tx, { userId, amount: target - row.creditsReclaimed, bucket: 'subscription', reason: { code: 'invoice_refunded', invoice: inv.reason }, reference: ref, idempotencyKey: `reclaim:${ref}:${target}`, subscription: subscriptionRef(provider, inv.subscriptionId) });
     await tx.update(billingPayments).set({ creditsReclaimed: target }).where(eq(billingPayments.id, row.id));

@@ -1,10 +1,11 @@
-import { and, eq, isNull } from 'drizzle-orm';
-import { isPaymentIssueStatus, SUBSCRIPTION_PLANS, type Locale, type PaidPlan } from '@dewy/contracts';
+import { and, eq } from 'drizzle-orm';
+import { formatPrice, isPaymentIssueStatus, type Locale, type PaidPlan } from '@dewy/contracts';
 import type { AppServices } from '../../context';
 import { billingPayments, users } from '../../db/schema';
 import { paymentFailedMail } from '../../providers/mail/templates';
 import { siteLink } from '../../lib/site-link';
 import type { PaymentsProvider, ProviderInvoice, ProviderSubscription } from './payments-provider';
+import { claimBillingMail, releaseBillingMail } from './billing-mails';
 
 /**
  * The failed-payment mail (issue 21 point 12, decision 030).
@@ -14,10 +15,10 @@ import type { PaymentsProvider, ProviderInvoice, ProviderSubscription } from './
  * is in a payment-issue status (Lemon Squeezy keeps a failed renewal `pending` and the subscription goes
  * `past_due`).
  *
- * Once per failed invoice: the invoice's `billing_payments` row is claimed by one conditional UPDATE
- * (`failure_mailed_at` null → now) before the mail goes out, so of any number of deliveries about the
- * invoice (replays, parallel retries, the subscription event beside the invoice event) exactly one
- * sends. A send that fails releases the claim, so the provider's next delivery about it retries.
+ * Once per failed invoice: claimed in `billing_mails` (kind `renewal_failed`, billing-mails.ts) before
+ * the mail goes out, so of any number of deliveries about the invoice (replays, parallel retries, the
+ * subscription event beside the invoice event) exactly one sends. A send that fails releases the claim,
+ * so the provider's next delivery about it retries.
  */
 
 export type PaymentFailedMailServices = Pick<AppServices, 'database' | 'log' | 'mail' | 'config'>;
@@ -41,13 +42,15 @@ const PLAN_NAMES: Record<Locale, Record<PaidPlan, string>> = {
  */
 export async function mailPaymentFailed(s: PaymentFailedMailServices, provider: PaymentsProvider, invoice: ProviderInvoice): Promise<boolean> {
   const db = s.database.db;
-  const claimed = await db
-    .update(billingPayments)
-    .set({ failureMailedAt: new Date() })
-    .where(and(eq(billingPayments.provider, provider.name), eq(billingPayments.kind, 'invoice'), eq(billingPayments.providerId, invoice.id), isNull(billingPayments.failureMailedAt)))
-    .returning({ id: billingPayments.id, userId: billingPayments.userId });
-  const row = claimed[0];
+  const row = (
+    await db
+      .select({ userId: billingPayments.userId })
+      .from(billingPayments)
+      .where(and(eq(billingPayments.provider, provider.name), eq(billingPayments.kind, 'invoice'), eq(billingPayments.providerId, invoice.id)))
+  )[0];
   if (!row) return false;
+  const claim = await claimBillingMail(s.database, row.userId, 'renewal_failed', failedMailKey(provider.name, invoice.id));
+  if (claim === null) return false;
   try {
     const owner = (await db.select({ email: users.email, locale: users.locale, deletedAt: users.deletedAt }).from(users).where(eq(users.id, row.userId)))[0];
     if (!owner || owner.deletedAt || !owner.email) return false;
@@ -57,14 +60,19 @@ export async function mailPaymentFailed(s: PaymentFailedMailServices, provider: 
       return null;
     });
     const fixUrl = fix ? (fix.startsWith('/') ? `${s.config.publicUrl}${fix}` : fix) : siteLink(s.config, locale, '/mypage');
-    const usd = invoice.amountCents > 0 ? invoice.amountCents / 100 : SUBSCRIPTION_PLANS[invoice.plan].priceUsd;
-    const amount = new Intl.NumberFormat(locale === 'ko' ? 'ko-KR' : 'en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: Number.isInteger(usd) ? 0 : 2 }).format(usd);
+    const amountMinor = invoice.amountMinor > 0 ? invoice.amountMinor : s.config.payments.prices[invoice.plan][invoice.currency];
+    const amount = formatPrice(amountMinor, invoice.currency, locale);
     await s.mail.send(paymentFailedMail(locale, owner.email, { planName: PLAN_NAMES[locale][invoice.plan], amount, fixUrl }));
     s.log.info({ userId: row.userId, invoice: invoice.id }, 'failed-payment mail sent');
     return true;
   } catch (err) {
-    await db.update(billingPayments).set({ failureMailedAt: null }).where(eq(billingPayments.id, row.id)).catch(() => undefined);
+    await releaseBillingMail(s.database, claim);
     s.log.warn({ err, userId: row.userId, invoice: invoice.id }, 'failed-payment mail failed; a later delivery retries');
     return false;
   }
+}
+
+/** The claim key of the failed-payment mail of one invoice (billing_mails, kind `renewal_failed`). */
+export function failedMailKey(provider: string, invoiceId: string): string {
+  return `invoice:${provider}:${invoiceId}`;
 }

@@ -1,10 +1,10 @@
-import { SUBSCRIPTION_PLANS, type PackId, type PaidPlan, type SubscriptionStatus } from '@dewy/contracts';
+import type { Currency, PackId, PaidPlan, PriceTable, SubscriptionStatus } from '@dewy/contracts';
 
 /**
  * The payments interface, shaped by what Dewy does with money (GUIDE §3a): start a hosted checkout for
  * a plan or a pack, change / cancel / resume a subscription, read the provider's objects back, and
  * verify + parse a webhook. Adapters: `sandbox` (our own hosted checkout, the embedded default),
- * `lemonsqueezy`, `stripe`. The billing service never sees a provider's raw shapes: every adapter maps
+ * `lemonsqueezy`, `stripe`, `paddle`. The billing service never sees a provider's raw shapes: every adapter maps
  * its objects onto the normalised ones below.
  *
  * Webhook rule (docs/decisions/012-billing.md): an event only names which object changed; the billing
@@ -12,7 +12,7 @@ import { SUBSCRIPTION_PLANS, type PackId, type PaidPlan, type SubscriptionStatus
  * provider says now, so a replayed, duplicated or out-of-order event can never grant anything extra.
  */
 
-export type ProviderName = 'sandbox' | 'lemonsqueezy' | 'stripe';
+export type ProviderName = 'sandbox' | 'lemonsqueezy' | 'stripe' | 'paddle';
 
 /**
  * Normalised subscription statuses: the contracts' SUBSCRIPTION_STATUSES (declared once there) but
@@ -40,6 +40,19 @@ export interface ProviderSubscription {
   /** When it ended (status `expired`), else null. */
   endedAt: Date | null;
   createdAt: Date;
+  /** The currency it bills in (fixed at its checkout). */
+  currency: Currency;
+}
+
+/**
+ * What a receipt needs from a paid object, in the provider's words (issue 25): how it was paid
+ * (`card`, `kr_card`, `kakao_pay`, `naver_pay`, `payco`, `samsung_pay` …; null when it does not say)
+ * and the provider's own receipt or invoice page (null: the billing history links our receipt page).
+ */
+export interface PaymentDetails {
+  currency: Currency;
+  method: string | null;
+  receiptUrl: string | null;
 }
 
 /** Why an invoice of a subscription was raised. */
@@ -51,26 +64,26 @@ export type InvoiceReason = 'initial' | 'renewal' | 'upgrade' | 'other';
  * - `fraction`: the share of the billing period the price difference was charged for, in [0, 1]
  *   (sandbox: recorded at the change; Stripe: the proration line's `period` over the subscription
  *   period it falls in);
- * - `chargedCents`: only the amount charged for the difference before tax and discount is known
+ * - `chargedMinor`: only the amount charged (minor units) for the difference before tax and discount is known
  *   (Lemon Squeezy: its invoice has no period), to be set against the list prices of the two plans by
  *   {@link chargedFraction}.
  */
-export type ProrationBasis = { fraction: number } | { chargedCents: number };
+export type ProrationBasis = { fraction: number } | { chargedMinor: number };
 
 /** One billed period (or proration) of a subscription. */
-export interface ProviderInvoice {
+export interface ProviderInvoice extends PaymentDetails {
   id: string;
   subscriptionId: string;
   userId: number | null;
-  /** `refunded` covers full and partial refunds (`refundedCents` says how much). */
+  /** `refunded` covers full and partial refunds (`refundedMinor` says how much). */
   status: 'paid' | 'open' | 'failed' | 'refunded' | 'void';
   reason: InvoiceReason;
   /** The plan this invoice bills (after an upgrade: the new plan). */
   plan: PaidPlan;
   periodStart: Date;
   periodEnd: Date;
-  amountCents: number;
-  refundedCents: number;
+  amountMinor: number;
+  refundedMinor: number;
   createdAt: Date;
   /** `reason: 'upgrade'`: what the invoice says about its proration; null for every other invoice. */
   proration: ProrationBasis | null;
@@ -79,29 +92,35 @@ export interface ProviderInvoice {
 /**
  * The fraction of the billing period an upgrade invoice charged the plan difference for, clamped to
  * [0, 1] (decision 028): the basis's `fraction` as is, or for an amount basis the amount charged over
- * the list-price difference `fromPlan` → `toPlan` (in cents, contracts' `SUBSCRIPTION_PLANS`). An
- * invoice without a basis (an old record) falls back to its `amountCents` on that same difference.
- * A non-positive list difference, or a value that is not a finite number, gives 0: nothing is granted.
+ * the list-price difference `fromPlan` → `toPlan` in the invoice's currency (minor units, the price
+ * table in force, contracts' `DEFAULT_PRICES` unless configured). An invoice without a basis (an old
+ * record) falls back to its `amountMinor` on that same difference. A non-positive list difference, or a
+ * value that is not a finite number, gives 0: nothing is granted.
  */
-export function chargedFraction(inv: Pick<ProviderInvoice, 'proration' | 'amountCents'>, fromPlan: PaidPlan, toPlan: PaidPlan): number {
-  const basis = inv.proration ?? { chargedCents: inv.amountCents };
+export function chargedFraction(
+  inv: Pick<ProviderInvoice, 'proration' | 'amountMinor' | 'currency'>,
+  fromPlan: PaidPlan,
+  toPlan: PaidPlan,
+  prices: PriceTable,
+): number {
+  const basis = inv.proration ?? { chargedMinor: inv.amountMinor };
   let f: number;
   if ('fraction' in basis) f = basis.fraction;
   else {
-    const diffCents = (SUBSCRIPTION_PLANS[toPlan].priceUsd - SUBSCRIPTION_PLANS[fromPlan].priceUsd) * 100;
-    f = diffCents > 0 ? basis.chargedCents / diffCents : 0;
+    const diff = prices[toPlan][inv.currency] - prices[fromPlan][inv.currency];
+    f = diff > 0 ? basis.chargedMinor / diff : 0;
   }
   return Number.isFinite(f) ? Math.min(1, Math.max(0, f)) : 0;
 }
 
 /** A one-time purchase (credit pack). */
-export interface ProviderOrder {
+export interface ProviderOrder extends PaymentDetails {
   id: string;
   userId: number | null;
   pack: PackId;
   status: 'pending' | 'paid' | 'failed' | 'refunded';
-  amountCents: number;
-  refundedCents: number;
+  amountMinor: number;
+  refundedMinor: number;
   createdAt: Date;
 }
 
@@ -135,6 +154,10 @@ export interface CheckoutRequest {
   userId: number;
   email: string;
   item: { kind: 'plan'; plan: PaidPlan } | { kind: 'pack'; pack: PackId };
+  /** The currency the customer chose; one of the provider's `currencies`. */
+  currency: Currency;
+  /** The customer's language, for the hosted page where the provider takes one. */
+  locale: 'ko' | 'en';
   /** Absolute URLs the hosted checkout returns to. */
   successUrl: string;
   cancelUrl: string;
@@ -144,6 +167,8 @@ export interface CheckoutRequest {
 
 export interface PaymentsProvider {
   readonly name: ProviderName;
+  /** The currencies a checkout can be opened in, first the default (Lemon Squeezy: USD only). */
+  readonly currencies: readonly Currency[];
   /**
    * Creates a hosted checkout. @returns the URL the browser goes to and the provider's id of it.
    * @throws PaymentProviderError when the provider refuses or cannot be reached.

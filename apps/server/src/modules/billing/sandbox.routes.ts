@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { formatPrice, paymentMethodName } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { AppError } from '../../lib/app-error';
 import { requestLocale } from '../../lib/locale';
@@ -30,8 +31,8 @@ export function operatorToken(appSecret: string): string {
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const TEXT = {
-  ko: { title: '샌드박스 결제', note: '테스트 결제입니다. 실제로 청구되지 않습니다.', card: '카드 번호', pay: '결제', cancel: '취소', monthly: '월 구독', oneTime: '1회 구매', credits: '크레딧', hint: '4242 4242 4242 4242: 승인 · 4000 0000 0000 0002: 거절', invalid: '테스트 카드 번호가 아닙니다.', closed: '이 결제는 이미 처리되었습니다.', missing: '결제를 찾을 수 없습니다.', retryTitle: '결제 수단 업데이트', retryNote: '지난 구독 결제가 승인되지 않았습니다. 카드를 다시 입력해 결제하세요.', declined: '카드가 거절되었습니다. 다른 카드로 시도해주세요.' },
-  en: { title: 'Sandbox checkout', note: 'Test payment: no real money is charged.', card: 'Card number', pay: 'Pay', cancel: 'Cancel', monthly: 'Monthly subscription', oneTime: 'One-time purchase', credits: 'credits', hint: '4242 4242 4242 4242: approved · 4000 0000 0000 0002: declined', invalid: 'That is not a test card number.', closed: 'This checkout has already been completed.', missing: 'Checkout not found.', retryTitle: 'Update payment method', retryNote: 'Your last subscription payment was declined. Enter a card to pay it now.', declined: 'The card was declined. Try another card.' },
+  ko: { title: '샌드박스 결제', note: '테스트 결제입니다. 실제로 청구되지 않습니다.', method: '결제 수단', walletHint: '버튼을 누르면 이 결제 수단으로 승인됩니다 (테스트).', invalidMethod: '이 결제에서 쓸 수 없는 결제 수단입니다.', card: '카드 번호', pay: '결제', cancel: '취소', monthly: '월 구독', oneTime: '1회 구매', credits: '크레딧', hint: '4242 4242 4242 4242: 승인 · 4000 0000 0000 0002: 거절', invalid: '테스트 카드 번호가 아닙니다.', closed: '이 결제는 이미 처리되었습니다.', missing: '결제를 찾을 수 없습니다.', retryTitle: '결제 수단 업데이트', retryNote: '지난 구독 결제가 승인되지 않았습니다. 카드를 다시 입력해 결제하세요.', declined: '카드가 거절되었습니다. 다른 카드로 시도해주세요.' },
+  en: { title: 'Sandbox checkout', note: 'Test payment: no real money is charged.', method: 'Payment method', walletHint: 'Pay approves the payment with this method (test).', invalidMethod: 'That payment method is not offered for this payment.', card: 'Card number', pay: 'Pay', cancel: 'Cancel', monthly: 'Monthly subscription', oneTime: 'One-time purchase', credits: 'credits', hint: '4242 4242 4242 4242: approved · 4000 0000 0000 0002: declined', invalid: 'That is not a test card number.', closed: 'This checkout has already been completed.', missing: 'Checkout not found.', retryTitle: 'Update payment method', retryNote: 'Your last subscription payment was declined. Enter a card to pay it now.', declined: 'The card was declined. Try another card.' },
 };
 
 function page(lang: 'ko' | 'en', body: string): string {
@@ -41,7 +42,12 @@ main{background:#fff;border-radius:14px;box-shadow:0 6px 30px #0001;padding:28px
 .note{color:#8a5a00;background:#fff6e0;border-radius:8px;padding:8px 10px;font-size:13px}.row{display:flex;justify-content:space-between;margin:14px 0;font-size:15px}
 .amount{font-size:28px;font-weight:700}label{display:block;font-size:13px;margin:16px 0 6px}input{width:100%;box-sizing:border-box;font-size:16px;padding:10px;border:1px solid #ccd;border-radius:8px}
 .hint{font-size:12px;color:#667}.err{color:#b00020;font-size:14px}.buttons{display:flex;gap:10px;margin-top:18px}button{flex:1;font-size:16px;padding:12px;border-radius:8px;border:0;cursor:pointer}
-.pay{background:#3b5bfd;color:#fff}.cancel{background:#e8eaf0}</style></head><body><main>${body}</main></body></html>`;
+.pay{background:#3b5bfd;color:#fff}.cancel{background:#e8eaf0}
+fieldset{border:0;padding:0;margin:16px 0 0}legend{font-size:13px;margin-bottom:6px}.methods{display:grid;grid-template-columns:repeat(auto-fill,minmax(120px,1fr));gap:8px}
+.methods label{margin:0;display:flex;align-items:center;gap:6px;border:1px solid #ccd;border-radius:8px;padding:9px 10px;font-size:14px;cursor:pointer}
+.methods label:has(input:checked){border-color:#3b5bfd;background:#eef1ff}.methods input{width:auto;margin:0}
+.wallet-hint{display:none}form:has(input[name=method]:not([value=card]):checked) .card-fields{display:none}
+form:has(input[name=method]:not([value=card]):checked) .wallet-hint{display:block}</style></head><body><main>${body}</main></body></html>`;
 }
 
 function isOperator(req: FastifyRequest, secret: string): boolean {
@@ -97,12 +103,16 @@ export function sandboxRoutes(ctx: AppContext, provider: SandboxProvider, secret
       if (!view) return { status: 404, html: page(lang, `<h1>${t.missing}</h1>`) };
       if (view.status !== 'open') return { status: 409, html: page(lang, `<h1>${t.closed}</h1>`) };
       const what = view.item.kind === 'plan' ? `${t.monthly} · ${view.item.plan}` : `${t.oneTime} · ${view.item.pack}`;
+      const methods = view.methods
+        .map((m, i) => `<label data-testid="sandbox-method-${m}"><input type="radio" name="method" value="${m}"${i === 0 ? ' checked' : ''}>${esc(paymentMethodName(m, lang))}</label>`)
+        .join('');
       const body = `<h1>${t.title}</h1><p class="note">${t.note}</p>
 <div class="row"><span data-testid="sandbox-item">${esc(what)}</span><span>${view.credits.toLocaleString('en-US')} ${t.credits}</span></div>
-<div class="row"><span>${esc(view.email)}</span><span class="amount" data-testid="sandbox-amount">$${(view.amountCents / 100).toFixed(2)}</span></div>
+<div class="row"><span>${esc(view.email)}</span><span class="amount" data-testid="sandbox-amount">${esc(formatPrice(view.amountMinor, view.currency, lang))}</span></div>
 <form method="post" action="/sandbox/checkout/${esc(view.id)}">
-<label for="card">${t.card}</label><input id="card" name="card" inputmode="numeric" autocomplete="off" value="4242 4242 4242 4242" maxlength="23">
-<p class="hint">${t.hint}</p>${error ? `<p class="err" role="alert">${esc(error)}</p>` : ''}
+<fieldset><legend>${t.method}</legend><div class="methods">${methods}</div></fieldset>
+<div class="card-fields"><label for="card">${t.card}</label><input id="card" name="card" inputmode="numeric" autocomplete="off" value="4242 4242 4242 4242" maxlength="23">
+<p class="hint">${t.hint}</p></div><p class="hint wallet-hint">${t.walletHint}</p>${error ? `<p class="err" role="alert">${esc(error)}</p>` : ''}
 <div class="buttons"><button class="cancel" name="action" value="cancel" data-testid="sandbox-cancel">${t.cancel}</button><button class="pay" name="action" value="pay" data-testid="sandbox-pay">${t.pay}</button></div></form>`;
       return { status: 200, html: page(lang, body) };
     };
@@ -119,11 +129,12 @@ export function sandboxRoutes(ctx: AppContext, provider: SandboxProvider, secret
         if (!to) return reply.code(404).send();
         return reply.redirect(to, 303);
       }
-      const r = await provider.pay(req.params.id, String(form.card ?? SANDBOX_CARD_OK).slice(0, 40));
+      const r = await provider.pay(req.params.id, String(form.card ?? SANDBOX_CARD_OK).slice(0, 40), String(form.method ?? 'card').slice(0, 40));
       if ('redirect' in r) return reply.redirect(r.redirect, 303);
       const lang = requestLocale(req.headers, req.cookies);
-      const again = await render(req, req.params.id, r.error === 'invalid_card' ? TEXT[lang].invalid : TEXT[lang].closed);
-      return reply.code(r.error === 'invalid_card' ? 400 : again.status).type('text/html; charset=utf-8').send(again.html);
+      const text = r.error === 'invalid_card' ? TEXT[lang].invalid : r.error === 'invalid_method' ? TEXT[lang].invalidMethod : TEXT[lang].closed;
+      const again = await render(req, req.params.id, text);
+      return reply.code(r.error === 'not_open' ? again.status : 400).type('text/html; charset=utf-8').send(again.html);
     });
 
     const renderInvoice = async (req: FastifyRequest, id: string, error?: string) => {
@@ -134,7 +145,7 @@ export function sandboxRoutes(ctx: AppContext, provider: SandboxProvider, secret
       if (!view.open) return { status: 409, html: page(lang, `<h1>${t.closed}</h1>`) };
       const body = `<h1>${t.retryTitle}</h1><p class="note">${t.note}</p><p data-testid="sandbox-retry-note">${t.retryNote}</p>
 <div class="row"><span data-testid="sandbox-item">${esc(`${t.monthly} · ${view.plan}`)}</span><span>${view.credits.toLocaleString('en-US')} ${t.credits}</span></div>
-<div class="row"><span></span><span class="amount" data-testid="sandbox-amount">$${(view.amountCents / 100).toFixed(2)}</span></div>
+<div class="row"><span></span><span class="amount" data-testid="sandbox-amount">${esc(formatPrice(view.amountMinor, view.currency, lang))}</span></div>
 <form method="post" action="/sandbox/invoice/${esc(view.id)}">
 <label for="card">${t.card}</label><input id="card" name="card" inputmode="numeric" autocomplete="off" value="4242 4242 4242 4242" maxlength="23">
 <p class="hint">${t.hint}</p>${error ? `<p class="err" role="alert">${esc(error)}</p>` : ''}

@@ -27,6 +27,7 @@ export function createPaymentsProvider(config: AppConfig, deps: { database: Data
         database: deps.database,
         secret,
         log: deps.log,
+        prices: config.payments.prices,
       });
     }
     case 'lemonsqueezy':

@@ -25,6 +25,10 @@ export const LsOrderAttributes = z.object({
   /** Absent on orders LS wrote before it added partial refunds; 0 when nothing was refunded. */
   refunded_amount: Cents.nullish(),
   first_order_item: z.object({ variant_id: z.union([z.number(), z.string()]) }).nullable(),
+  /** ISO 4217 (`USD`); absent on fakes of older objects: the store's USD. */
+  currency: z.string().nullish(),
+  /** The customer's receipt page. */
+  urls: z.object({ receipt: z.string().url().nullish() }).nullish(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -54,6 +58,11 @@ export const LsSubscriptionInvoiceAttributes = z.object({
   /** Before discount and tax (an `updated` invoice: the prorated difference LS charged). */
   subtotal: Cents.nullish(),
   refunded_amount: Cents.nullish(),
+  currency: z.string().nullish(),
+  /** Set when a card paid it (LS also takes PayPal, which leaves it null). */
+  card_brand: z.string().nullish(),
+  /** The invoice's customer page. */
+  urls: z.object({ invoice_url: z.string().url().nullish() }).nullish(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

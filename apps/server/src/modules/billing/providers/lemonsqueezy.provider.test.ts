@@ -55,7 +55,7 @@ afterEach(async () => {
 const iso = (v: unknown) => new Date(String(v)).toISOString();
 
 async function checkout(item: { kind: 'plan'; plan: PaidPlan } | { kind: 'pack'; pack: PackId }, userId = 7, checkoutId = `co_${item.kind}_1`) {
-  return ls.createCheckout({ checkoutId, userId, email: 'ada@example.com', item, successUrl: 'https://dewy.test/payment/return?c=1', cancelUrl: 'https://dewy.test/pricing' });
+  return ls.createCheckout({ checkoutId, userId, email: 'ada@example.com', item, currency: 'usd', locale: 'ko', successUrl: 'https://dewy.test/payment/return?c=1', cancelUrl: 'https://dewy.test/pricing' });
 }
 
 async function buyPlan(plan: PaidPlan, userId = 7) {
@@ -127,8 +127,8 @@ describe('getOrder', () => {
       userId: null,
       pack: 'package2',
       status: 'paid',
-      amountCents: 1000,
-      refundedCents: 0,
+      amountMinor: 1000,
+      refundedMinor: 0,
       createdAt: new Date(iso(order.attributes.created_at)),
     });
   });
@@ -138,8 +138,8 @@ describe('getOrder', () => {
     fake.refundOrder(order.id);
     const got = await ls.getOrder(order.id);
     expect(got.status).toBe('refunded');
-    expect(got.refundedCents).toBe(4000);
-    expect(got.amountCents).toBe(4000);
+    expect(got.refundedMinor).toBe(4000);
+    expect(got.amountMinor).toBe(4000);
   });
 
   it('maps a partial refund to refunded with the refunded amount', async () => {
@@ -148,8 +148,8 @@ describe('getOrder', () => {
     expect(fake.orders.get(order.id)?.attributes.status).toBe('partial_refund');
     const got = await ls.getOrder(order.id);
     expect(got.status).toBe('refunded');
-    expect(got.refundedCents).toBe(1234);
-    expect(got.amountCents).toBe(8000);
+    expect(got.refundedMinor).toBe(1234);
+    expect(got.amountMinor).toBe(8000);
   });
 
   it('takes a full refund without refunded_amount (older objects) as the total', async () => {
@@ -159,7 +159,7 @@ describe('getOrder', () => {
     fake.injectNext(200, { data: { type: 'orders', id: order.id, attributes } });
     const got = await ls.getOrder(order.id);
     expect(got.status).toBe('refunded');
-    expect(got.refundedCents).toBe(1000);
+    expect(got.refundedMinor).toBe(1000);
   });
 
   it('refuses an order whose variant is not one of our packs', async () => {
@@ -298,8 +298,8 @@ describe('getInvoice', () => {
       plan: 'deluxe',
       periodStart: new Date(iso(invoice.attributes.created_at)),
       periodEnd: new Date(iso(subscription.attributes.renews_at)),
-      amountCents: 1990,
-      refundedCents: 0,
+      amountMinor: 1990,
+      refundedMinor: 0,
       createdAt: new Date(iso(invoice.attributes.created_at)),
       proration: null,
     });
@@ -311,7 +311,7 @@ describe('getInvoice', () => {
     const got = await ls.getInvoice(renewal.id);
     expect(got.reason).toBe('renewal');
     expect(got.status).toBe('paid');
-    expect(got.amountCents).toBe(990);
+    expect(got.amountMinor).toBe(990);
     expect(got.periodStart).toEqual(new Date(iso(renewal.attributes.created_at)));
     expect(got.periodEnd).toEqual(new Date(iso(fake.subscriptions.get(subscription.id)!.attributes.renews_at)));
     const old = await ls.getInvoice(initial.id);
@@ -331,12 +331,12 @@ describe('getInvoice', () => {
     fake.refundInvoice(invoice.id, 1000);
     let got = await ls.getInvoice(invoice.id);
     expect(got.status).toBe('refunded');
-    expect(got.refundedCents).toBe(1000);
+    expect(got.refundedMinor).toBe(1000);
     const renewal = fake.renew(subscription.id);
     fake.refundInvoice(renewal.id);
     got = await ls.getInvoice(renewal.id);
     expect(got.status).toBe('refunded');
-    expect(got.refundedCents).toBe(2990);
+    expect(got.refundedMinor).toBe(2990);
   });
 });
 
@@ -360,11 +360,11 @@ describe('changePlan', () => {
     const inv = await ls.getInvoice(updated!.id);
     expect(inv.reason).toBe('upgrade');
     expect(inv.plan).toBe('premium');
-    expect(inv.amountCents).toBe(updated!.attributes.total);
-    expect(inv.amountCents).toBeGreaterThan(0);
-    expect(inv.amountCents).toBeLessThan(2990 - 990);
+    expect(inv.amountMinor).toBe(updated!.attributes.total);
+    expect(inv.amountMinor).toBeGreaterThan(0);
+    expect(inv.amountMinor).toBeLessThan(2990 - 990);
     // An LS invoice has no period: the amount charged for the difference (subtotal) is the basis.
-    expect(inv.proration).toEqual({ chargedCents: updated!.attributes.subtotal });
+    expect(inv.proration).toEqual({ chargedMinor: updated!.attributes.subtotal });
     expect(inv.periodStart).toEqual(new Date(iso(updated!.attributes.created_at)));
     expect(inv.periodEnd).toEqual(got.currentPeriodEnd);
   });
@@ -379,7 +379,7 @@ describe('changePlan', () => {
     expect(fake.invoices.size).toBe(1);
     const renewal = fake.renew(subscription.id);
     const inv = await ls.getInvoice(renewal.id);
-    expect(inv.amountCents).toBe(990);
+    expect(inv.amountMinor).toBe(990);
     expect(inv.plan).toBe('basic');
   });
 

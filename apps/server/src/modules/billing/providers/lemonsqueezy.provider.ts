@@ -99,6 +99,7 @@ export function createLemonSqueezyProvider(cfg: PaymentsConfig['lemonsqueezy'], 
 
   return {
     name: 'lemonsqueezy',
+    currencies: ['usd'],
 
     /**
      * `POST /v1/checkouts`: `checkout_data: {email, custom: {user_id, checkout_id}}` (custom values as
@@ -372,14 +373,26 @@ function mapOrder(order: LsResource<LsOrderAttributes>, pack: PackId): ProviderO
     userId: null,
     pack,
     status,
-    amountCents: a.total,
-    refundedCents: refundedCents(a.status, a.total, a.refunded_amount),
+    amountMinor: a.total,
+    refundedMinor: refundedMinor(a.status, a.total, a.refunded_amount),
     createdAt: new Date(a.created_at),
+    currency: currencyOf(a.currency, `order ${order.id}`),
+    method: null,
+    receiptUrl: a.urls?.receipt ?? null,
   };
 }
 
+/**
+ * LS's ISO 4217 code as ours. Dewy sells through Lemon Squeezy in dollars only (issue 25); an object in
+ * another currency is refused rather than booked as dollars. Absent (older objects): USD.
+ */
+function currencyOf(code: string | null | undefined, what: string): 'usd' {
+  if (!code || code.toUpperCase() === 'USD') return 'usd';
+  throw new PaymentProviderError(`Lemon Squeezy ${what} is in ${code}; the store must sell in USD`);
+}
+
 /** Full refund without an amount (older objects) = the total; otherwise LS's `refunded_amount`. */
-function refundedCents(status: string, total: number, refunded: number | null | undefined): number {
+function refundedMinor(status: string, total: number, refunded: number | null | undefined): number {
   if (status === 'refunded') return refunded ? refunded : total;
   return refunded ?? 0;
 }
@@ -422,6 +435,7 @@ function mapSubscription(sub: LsResource<LsSubscriptionAttributes>, planOf: (v: 
     cancelAtPeriodEnd: a.status === 'cancelled',
     endedAt: a.status === 'expired' ? currentPeriodEnd : null,
     createdAt,
+    currency: 'usd',
   };
 }
 
@@ -455,13 +469,16 @@ function mapInvoice(inv: LsResource<LsSubscriptionInvoiceAttributes>, sub: Provi
     reason,
     plan: sub.plan,
     ...invoicePeriod(createdAt, sub),
-    amountCents: a.total,
-    refundedCents: refundedCents(a.status, a.total, a.refunded_amount),
+    amountMinor: a.total,
+    refundedMinor: refundedMinor(a.status, a.total, a.refunded_amount),
     createdAt,
     // An LS invoice carries no period and no line items: for a plan change only the amount charged
     // for the difference (its subtotal: before discount and tax) says how much of the period was
     // prorated; `chargedFraction` sets it against the two plans' list prices (decision 028).
-    proration: reason === 'upgrade' ? { chargedCents: a.subtotal ?? a.total } : null,
+    proration: reason === 'upgrade' ? { chargedMinor: a.subtotal ?? a.total } : null,
+    currency: currencyOf(a.currency, `subscription invoice ${inv.id}`),
+    method: a.card_brand ? 'card' : null,
+    receiptUrl: a.urls?.invoice_url ?? null,
   };
 }
 

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
-import { CREDIT_PACKS, SUBSCRIPTION_PLANS, type PackId, type PaidPlan } from '@dewy/contracts';
+import { DEFAULT_PRICES, itemCredits, KRW_ONE_TIME_METHODS, KRW_SUBSCRIPTION_METHODS, SUBSCRIPTION_PLANS, type Currency, type PackId, type PaidPlan, type PaymentMethod, type PriceTable } from '@dewy/contracts';
 import type { Database } from '../../../db/client';
 import { sandboxObjects } from '../../../db/schema';
 import {
@@ -33,6 +33,12 @@ import {
  * Signature: header `x-sandbox-signature: t=<unix s>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`,
  * accepted within 300 s (Stripe's scheme). Test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is
  * declined; anything else is refused as invalid.
+ *
+ * Currencies and methods (issue 25): a checkout is in dollars or won, charged from the price table in
+ * force (`prices`). In dollars the page takes a card; in won it also offers the Korean methods Stripe
+ * offers (`KRW_ONE_TIME_METHODS`; a subscription only `KRW_SUBSCRIPTION_METHODS`), each approved by a
+ * press of its button as a wallet's own page would. The method is recorded on the order or invoice and
+ * a subscription renews with the method it was bought with, in its own currency.
  */
 
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
@@ -48,6 +54,8 @@ interface CheckoutData {
   userId: number;
   email: string;
   item: Item;
+  /** Absent on records older than issue 25: dollars. */
+  currency?: Currency;
   successUrl: string;
   cancelUrl: string;
   failedUrl: string;
@@ -69,6 +77,9 @@ interface SubscriptionData {
   openInvoiceId?: string | null;
   /** Test clock: how far this subscription's time runs ahead of real time (absent = 0). */
   clockOffsetMs?: number;
+  /** Its currency and the method it was bought with (absent on older records: dollars, card). */
+  currency?: Currency;
+  method?: PaymentMethod;
 }
 interface InvoiceData {
   subscriptionId: string;
@@ -78,20 +89,24 @@ interface InvoiceData {
   plan: PaidPlan;
   periodStart: string;
   periodEnd: string;
-  amountCents: number;
-  refundedCents: number;
+  amountMinor: number;
+  refundedMinor: number;
   createdAt: string;
   /** Upgrade invoices: the share of the period the difference was charged for (absent on old records). */
   prorationFraction?: number;
+  currency?: Currency;
+  method?: PaymentMethod;
 }
 interface OrderData {
   userId: number;
   checkoutId: string | null;
   pack: PackId;
   status: ProviderOrder['status'];
-  amountCents: number;
-  refundedCents: number;
+  amountMinor: number;
+  refundedMinor: number;
   createdAt: string;
+  currency?: Currency;
+  method?: PaymentMethod;
 }
 type Kind = 'checkout' | 'subscription' | 'invoice' | 'order';
 
@@ -111,12 +126,25 @@ export type WebhookDeliverer = (body: Buffer, headers: Record<string, string>) =
 export interface SandboxProvider extends PaymentsProvider {
   readonly name: 'sandbox';
   /** The hosted checkout as the page shows it; null when unknown. */
-  checkoutView(id: string): Promise<{ id: string; email: string; item: Item; amountCents: number; credits: number; status: CheckoutData['status']; cancelUrl: string } | null>;
+  checkoutView(id: string): Promise<{
+    id: string;
+    email: string;
+    item: Item;
+    amountMinor: number;
+    currency: Currency;
+    /** The methods this checkout offers, card first. */
+    methods: readonly PaymentMethod[];
+    credits: number;
+    status: CheckoutData['status'];
+    cancelUrl: string;
+  } | null>;
   /**
-   * The customer submits the hosted checkout with a card number. @returns where the browser goes next
-   * (success, failed or back to the form with `error`).
+   * The customer submits the hosted checkout: a card number with `method` `card`, or one of the
+   * checkout's other methods (a wallet approves at once; `card` is then ignored). @returns where the
+   * browser goes next (success, failed or back to the form with `error`; `invalid_method` for a method
+   * this checkout does not offer).
    */
-  pay(id: string, card: string): Promise<{ redirect: string } | { error: 'invalid_card' | 'not_open' }>;
+  pay(id: string, card: string, method?: string): Promise<{ redirect: string } | { error: 'invalid_card' | 'invalid_method' | 'not_open' }>;
   /** The customer leaves the hosted checkout. @returns the cancel URL. */
   abandon(id: string): Promise<string | null>;
   /** Starts the next period of a subscription (or ends it when a cancel was scheduled). */
@@ -124,7 +152,7 @@ export interface SandboxProvider extends PaymentsProvider {
   /** The next period's charge fails: an unpaid invoice and status past_due. */
   failRenewal(subscriptionId: string): Promise<{ invoiceId: string }>;
   /** A failed renewal invoice as its retry page (`/sandbox/invoice/{id}`) shows it; null when unknown. */
-  invoiceView(id: string): Promise<{ id: string; plan: PaidPlan; amountCents: number; credits: number; open: boolean } | null>;
+  invoiceView(id: string): Promise<{ id: string; plan: PaidPlan; amountMinor: number; currency: Currency; credits: number; open: boolean } | null>;
   /**
    * The customer retries a failed renewal on the sandbox's update-payment page: with the approved card
    * the invoice is paid, the subscription active again in the invoice's period (invoice.paid and
@@ -158,8 +186,14 @@ export const SANDBOX_MAX_ADVANCE_PERIODS = 13;
 /** The subscription's own "now" on its test clock. */
 const clockOf = (d: SubscriptionData) => new Date(Date.now() + (d.clockOffsetMs ?? 0));
 
-const priceCents = (item: Item) => (item.kind === 'plan' ? SUBSCRIPTION_PLANS[item.plan].priceUsd : CREDIT_PACKS[item.pack].priceUsd) * 100;
-const creditsOf = (item: Item) => (item.kind === 'plan' ? SUBSCRIPTION_PLANS[item.plan].credits : CREDIT_PACKS[item.pack].credits);
+const itemId = (item: Item) => (item.kind === 'plan' ? item.plan : item.pack);
+const creditsOf = (item: Item) => itemCredits(itemId(item));
+
+/** The methods a checkout in `currency` for `item` offers: a card in dollars; the Korean methods in won. */
+export function sandboxMethods(currency: Currency, item: Item): readonly PaymentMethod[] {
+  if (currency === 'usd') return ['card'];
+  return item.kind === 'plan' ? KRW_SUBSCRIPTION_METHODS : KRW_ONE_TIME_METHODS;
+}
 
 /**
  * Creates the sandbox provider on our database. `secret` signs its webhooks; a declined card sends the
@@ -170,8 +204,13 @@ export function createSandboxProvider(opts: {
   database: Database;
   secret: string;
   log?: { warn(obj: object, msg: string): void };
+  /** The price table it charges (minor units); contracts' DEFAULT_PRICES when absent. */
+  prices?: PriceTable;
 }): SandboxProvider {
   const db = opts.database.db;
+  const prices = opts.prices ?? DEFAULT_PRICES;
+  const priceOf = (item: Item, currency: Currency) => prices[itemId(item)][currency];
+  const planPrice = (plan: PaidPlan, currency: Currency | undefined) => prices[plan][currency ?? 'usd'];
   let deliver: WebhookDeliverer | null = null;
   const queued: Buffer[] = [];
   const inFlight = new Set<Promise<void>>();
@@ -228,13 +267,15 @@ export function createSandboxProvider(opts: {
     cancelAtPeriodEnd: d.cancelAtPeriodEnd,
     endedAt: d.endedAt ? new Date(d.endedAt) : null,
     createdAt: new Date(d.createdAt),
+    currency: d.currency ?? 'usd',
   });
 
-  async function newInvoice(subscriptionId: string, sub: SubscriptionData, reason: InvoiceReason, status: InvoiceData['status'], amountCents: number, prorationFraction?: number) {
+  async function newInvoice(subscriptionId: string, sub: SubscriptionData, reason: InvoiceReason, status: InvoiceData['status'], amountMinor: number, prorationFraction?: number) {
     const id = `sbx_in_${randomUUID()}`;
     const inv: InvoiceData = {
       subscriptionId, userId: sub.userId, status, reason, plan: sub.plan,
-      periodStart: sub.periodStart, periodEnd: sub.periodEnd, amountCents, refundedCents: 0, createdAt: clockOf(sub).toISOString(),
+      periodStart: sub.periodStart, periodEnd: sub.periodEnd, amountMinor, refundedMinor: 0, createdAt: clockOf(sub).toISOString(),
+      currency: sub.currency ?? 'usd', method: sub.method ?? 'card',
       ...(prorationFraction === undefined ? {} : { prorationFraction }),
     };
     await put('invoice', id, inv);
@@ -269,7 +310,7 @@ export function createSandboxProvider(opts: {
     d.periodStart = start.toISOString();
     d.periodEnd = new Date(start.getTime() + PERIOD_MS).toISOString();
     await put('subscription', id, d);
-    const invoiceId = await newInvoice(id, d, 'renewal', 'paid', SUBSCRIPTION_PLANS[d.plan].priceUsd * 100);
+    const invoiceId = await newInvoice(id, d, 'renewal', 'paid', planPrice(d.plan, d.currency));
     send('invoice.paid', { kind: 'invoice', id: invoiceId }, d.userId, d.checkoutId);
     send('subscription.updated', { kind: 'subscription', id }, d.userId, d.checkoutId);
     return invoiceId;
@@ -277,11 +318,12 @@ export function createSandboxProvider(opts: {
 
   return {
     name: 'sandbox',
+    currencies: ['usd', 'krw'],
 
     async createCheckout(req) {
       const id = `sbx_co_${randomUUID()}`;
       const data: CheckoutData = {
-        checkoutId: req.checkoutId, userId: req.userId, email: req.email, item: req.item,
+        checkoutId: req.checkoutId, userId: req.userId, email: req.email, item: req.item, currency: req.currency,
         successUrl: req.successUrl, cancelUrl: req.cancelUrl, failedUrl: req.failedUrl ?? req.cancelUrl, status: 'open', resultId: null,
       };
       await put('checkout', id, data);
@@ -291,18 +333,22 @@ export function createSandboxProvider(opts: {
     async checkoutView(id) {
       const d = await get<CheckoutData>('checkout', id).catch(() => null);
       if (!d) return null;
-      return { id, email: d.email, item: d.item, amountCents: priceCents(d.item), credits: creditsOf(d.item), status: d.status, cancelUrl: d.cancelUrl };
+      const currency = d.currency ?? 'usd';
+      return { id, email: d.email, item: d.item, amountMinor: priceOf(d.item, currency), currency, methods: sandboxMethods(currency, d.item), credits: creditsOf(d.item), status: d.status, cancelUrl: d.cancelUrl };
     },
 
-    async pay(id, cardInput) {
+    async pay(id, cardInput, methodInput = 'card') {
       const card = cardInput.replace(/[\s-]/g, '');
-      if (card !== SANDBOX_CARD_OK && card !== SANDBOX_CARD_DECLINED) return { error: 'invalid_card' };
-      if (card === SANDBOX_CARD_DECLINED) {
+      const open = await get<CheckoutData>('checkout', id).catch(() => null);
+      if (!open) return { error: 'not_open' };
+      const method = sandboxMethods(open.currency ?? 'usd', open.item).find((m) => m === methodInput);
+      if (!method) return { error: 'invalid_method' };
+      if (method === 'card' && card !== SANDBOX_CARD_OK && card !== SANDBOX_CARD_DECLINED) return { error: 'invalid_card' };
+      if (method === 'card' && card === SANDBOX_CARD_DECLINED) {
         // As at Stripe, a declined card leaves the checkout open for another card (decision 029: the
         // same plan's open checkout is handed back to a second request).
-        const d = await get<CheckoutData>('checkout', id).catch(() => null);
-        if (!d || d.status !== 'open') return { error: 'not_open' };
-        return { redirect: d.failedUrl };
+        if (open.status !== 'open') return { error: 'not_open' };
+        return { redirect: open.failedUrl };
       }
       // One transition out of `open`, even when Pay is pressed twice at once.
       const claimed = await db
@@ -312,11 +358,12 @@ export function createSandboxProvider(opts: {
         .returning();
       if (!claimed[0]) return { error: 'not_open' };
       const co = claimed[0].data as CheckoutData;
+      const currency = co.currency ?? 'usd';
       const now = new Date();
       if (co.item.kind === 'pack') {
         const orderId = `sbx_or_${randomUUID()}`;
         await put<OrderData>('order', orderId, {
-          userId: co.userId, checkoutId: co.checkoutId, pack: co.item.pack, status: 'paid', amountCents: priceCents(co.item), refundedCents: 0, createdAt: now.toISOString(),
+          userId: co.userId, checkoutId: co.checkoutId, pack: co.item.pack, status: 'paid', amountMinor: priceOf(co.item, currency), refundedMinor: 0, createdAt: now.toISOString(), currency, method,
         });
         await put('checkout', id, { ...co, resultId: orderId });
         send('order.paid', { kind: 'order', id: orderId }, co.userId, co.checkoutId);
@@ -325,9 +372,10 @@ export function createSandboxProvider(opts: {
         const sub: SubscriptionData = {
           userId: co.userId, checkoutId: co.checkoutId, plan: co.item.plan, nextPlan: null, status: 'active',
           periodStart: now.toISOString(), periodEnd: new Date(now.getTime() + PERIOD_MS).toISOString(), cancelAtPeriodEnd: false, endedAt: null, createdAt: now.toISOString(),
+          currency, method,
         };
         await put('subscription', subId, sub);
-        const invoiceId = await newInvoice(subId, sub, 'initial', 'paid', priceCents(co.item));
+        const invoiceId = await newInvoice(subId, sub, 'initial', 'paid', priceOf(co.item, currency));
         await put('checkout', id, { ...co, resultId: subId });
         send('subscription.created', { kind: 'subscription', id: subId }, co.userId, co.checkoutId);
         send('invoice.paid', { kind: 'invoice', id: invoiceId }, co.userId, co.checkoutId);
@@ -357,7 +405,7 @@ export function createSandboxProvider(opts: {
       const start = new Date(before.periodStart).getTime();
       const end = new Date(before.periodEnd).getTime();
       const left = Math.max(0, Math.min(1, (end - clockOf(before).getTime()) / (end - start)));
-      const diffCents = Math.max(0, Math.round((SUBSCRIPTION_PLANS[plan].priceUsd - SUBSCRIPTION_PLANS[before.plan].priceUsd) * 100 * left));
+      const diffMinor = Math.max(0, Math.round((planPrice(plan, before.currency) - planPrice(before.plan, before.currency)) * left));
       // One switch away from the plan read, even when the change is requested many times at once: the
       // losers find the plan already switched and charge nothing (a provider serialises changes to one
       // subscription the same way).
@@ -369,7 +417,7 @@ export function createSandboxProvider(opts: {
       if (!switched[0]) return toSubscription(id, await get<SubscriptionData>('subscription', id));
       const after = switched[0].data as SubscriptionData;
       send('subscription.updated', { kind: 'subscription', id }, after.userId, after.checkoutId);
-      const invoiceId = await newInvoice(id, after, 'upgrade', 'paid', diffCents, left);
+      const invoiceId = await newInvoice(id, after, 'upgrade', 'paid', diffMinor, left);
       send('invoice.paid', { kind: 'invoice', id: invoiceId }, after.userId, after.checkoutId);
       return toSubscription(id, after);
     },
@@ -386,8 +434,8 @@ export function createSandboxProvider(opts: {
 
     async refundInvoice(id) {
       const d = await get<InvoiceData>('invoice', id);
-      if (d.status !== 'paid' || d.amountCents <= d.refundedCents) return;
-      await put('invoice', id, { ...d, status: 'refunded', refundedCents: d.amountCents });
+      if (d.status !== 'paid' || d.amountMinor <= d.refundedMinor) return;
+      await put('invoice', id, { ...d, status: 'refunded', refundedMinor: d.amountMinor });
       send('invoice.refunded', { kind: 'invoice', id }, d.userId, null);
     },
 
@@ -402,7 +450,7 @@ export function createSandboxProvider(opts: {
     async invoiceView(id) {
       const inv = await get<InvoiceData>('invoice', id).catch(() => null);
       if (!inv) return null;
-      return { id, plan: inv.plan, amountCents: inv.amountCents, credits: SUBSCRIPTION_PLANS[inv.plan].credits, open: inv.status === 'failed' || inv.status === 'open' };
+      return { id, plan: inv.plan, amountMinor: inv.amountMinor, currency: inv.currency ?? 'usd', credits: SUBSCRIPTION_PLANS[inv.plan].credits, open: inv.status === 'failed' || inv.status === 'open' };
     },
 
     async payInvoice(id, cardInput) {
@@ -443,15 +491,19 @@ export function createSandboxProvider(opts: {
       const d = await get<InvoiceData>('invoice', id);
       return {
         id, subscriptionId: d.subscriptionId, userId: d.userId, status: d.status, reason: d.reason, plan: d.plan,
-        periodStart: new Date(d.periodStart), periodEnd: new Date(d.periodEnd), amountCents: d.amountCents, refundedCents: d.refundedCents, createdAt: new Date(d.createdAt),
+        periodStart: new Date(d.periodStart), periodEnd: new Date(d.periodEnd), amountMinor: d.amountMinor, refundedMinor: d.refundedMinor, createdAt: new Date(d.createdAt),
         // The sandbox records the share of the period it charged; an older record without it falls
         // back to its amount against the list-price difference.
-        proration: d.reason !== 'upgrade' ? null : d.prorationFraction !== undefined ? { fraction: d.prorationFraction } : { chargedCents: d.amountCents },
+        proration: d.reason !== 'upgrade' ? null : d.prorationFraction !== undefined ? { fraction: d.prorationFraction } : { chargedMinor: d.amountMinor },
+        currency: d.currency ?? 'usd', method: d.method ?? 'card', receiptUrl: null,
       };
     },
     async getOrder(id) {
       const d = await get<OrderData>('order', id);
-      return { id, userId: d.userId, pack: d.pack, status: d.status, amountCents: d.amountCents, refundedCents: d.refundedCents, createdAt: new Date(d.createdAt) };
+      return {
+        id, userId: d.userId, pack: d.pack, status: d.status, amountMinor: d.amountMinor, refundedMinor: d.refundedMinor, createdAt: new Date(d.createdAt),
+        currency: d.currency ?? 'usd', method: d.method ?? 'card', receiptUrl: null,
+      };
     },
 
     async parseWebhook(raw, headers) {
@@ -508,7 +560,7 @@ export function createSandboxProvider(opts: {
       if (d.status === 'expired') throw new PaymentProviderError(`sandbox: subscription ${id} has ended`, 409);
       const now = clockOf(d);
       const next = { ...d, plan: d.nextPlan ?? d.plan, periodStart: now.toISOString(), periodEnd: new Date(now.getTime() + PERIOD_MS).toISOString() };
-      const invoiceId = await newInvoice(id, next, 'renewal', 'failed', SUBSCRIPTION_PLANS[next.plan].priceUsd * 100);
+      const invoiceId = await newInvoice(id, next, 'renewal', 'failed', planPrice(next.plan, next.currency));
       d.status = 'past_due';
       d.openInvoiceId = invoiceId;
       await put('subscription', id, d);
@@ -521,12 +573,12 @@ export function createSandboxProvider(opts: {
       if (objectId.startsWith('sbx_or_')) {
         const d = await get<OrderData>('order', objectId);
         if (d.status !== 'paid') throw new PaymentProviderError(`sandbox: order ${objectId} is ${d.status}`, 409);
-        await put('order', objectId, { ...d, status: 'refunded', refundedCents: d.amountCents });
+        await put('order', objectId, { ...d, status: 'refunded', refundedMinor: d.amountMinor });
         send('order.refunded', { kind: 'order', id: objectId }, d.userId, d.checkoutId);
       } else {
         const d = await get<InvoiceData>('invoice', objectId);
         if (d.status !== 'paid') throw new PaymentProviderError(`sandbox: invoice ${objectId} is ${d.status}`, 409);
-        await put('invoice', objectId, { ...d, status: 'refunded', refundedCents: d.amountCents });
+        await put('invoice', objectId, { ...d, status: 'refunded', refundedMinor: d.amountMinor });
         send('invoice.refunded', { kind: 'invoice', id: objectId }, d.userId, null);
       }
     },
@@ -546,7 +598,7 @@ export function createSandboxProvider(opts: {
         .where(sql`${sandboxObjects.data}->>'userId' = ${String(userId)} and ${sandboxObjects.kind} in ('subscription','order','invoice')`)
         .orderBy(desc(sandboxObjects.createdAt), desc(sandboxObjects.id));
       const sub = rows.find((r) => r.kind === 'subscription');
-      const paid = rows.find((r) => (r.kind === 'order' || r.kind === 'invoice') && (r.data as { status: string }).status === 'paid' && (r.data as { amountCents: number }).amountCents > 0);
+      const paid = rows.find((r) => (r.kind === 'order' || r.kind === 'invoice') && (r.data as { status: string }).status === 'paid' && (r.data as { amountMinor: number }).amountMinor > 0);
       return { subscriptionId: sub?.id ?? null, paymentId: paid?.id ?? null };
     },
 

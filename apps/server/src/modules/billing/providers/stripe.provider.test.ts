@@ -54,13 +54,13 @@ beforeEach(() => {
 });
 
 function config(over: Partial<PaymentsConfig['stripe']> = {}): PaymentsConfig['stripe'] {
-  return { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, baseUrl: fake.origin, prices: PRICES, ...over };
+  return { secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET, baseUrl: fake.origin, prices: PRICES, pricesKrw: null, krwMethods: [], ...over };
 }
 
 let seq = 0;
 function checkout(item: CheckoutRequest['item'], userId = 42): CheckoutRequest {
   seq += 1;
-  return { checkoutId: `chk_${seq}`, userId, email: `u${userId}@example.com`, item, successUrl: 'https://dewy.test/pay/ok', cancelUrl: 'https://dewy.test/pay/cancel' };
+  return { checkoutId: `chk_${seq}`, userId, email: `u${userId}@example.com`, item, currency: 'usd' as const, locale: 'ko' as const, successUrl: 'https://dewy.test/pay/ok', cancelUrl: 'https://dewy.test/pay/cancel' };
 }
 
 /** A paid subscription to `plan`, bought through the adapter's checkout. */
@@ -139,18 +139,18 @@ describe('createCheckout', () => {
 describe('getOrder', () => {
   it('pending before payment, paid after, then refunded with the refunded amount', async () => {
     const { sessionId } = await buyPack('package2', 11);
-    expect(await stripe.getOrder(sessionId)).toMatchObject({ id: sessionId, status: 'pending', pack: 'package2', userId: 11, amountCents: 1000, refundedCents: 0 });
+    expect(await stripe.getOrder(sessionId)).toMatchObject({ id: sessionId, status: 'pending', pack: 'package2', userId: 11, amountMinor: 1000, refundedMinor: 0 });
 
     fake.completeCheckout(sessionId);
     const paid = await stripe.getOrder(sessionId);
-    expect(paid).toMatchObject({ status: 'paid', pack: 'package2', userId: 11, amountCents: 1000, refundedCents: 0 });
+    expect(paid).toMatchObject({ status: 'paid', pack: 'package2', userId: 11, amountMinor: 1000, refundedMinor: 0 });
     expect(paid.createdAt).toBeInstanceOf(Date);
     expect(Math.abs(paid.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
 
     fake.refundOrder(sessionId, 400);
-    expect(await stripe.getOrder(sessionId)).toMatchObject({ status: 'refunded', refundedCents: 400, amountCents: 1000 });
+    expect(await stripe.getOrder(sessionId)).toMatchObject({ status: 'refunded', refundedMinor: 400, amountMinor: 1000 });
     fake.refundOrder(sessionId);
-    expect(await stripe.getOrder(sessionId)).toMatchObject({ status: 'refunded', refundedCents: 1000 });
+    expect(await stripe.getOrder(sessionId)).toMatchObject({ status: 'refunded', refundedMinor: 1000 });
   });
 
   it('an async payment: pending while processing, failed when declined', async () => {
@@ -165,7 +165,7 @@ describe('getOrder', () => {
     const a = await buyPack('package4');
     fake.completeCheckout(a.sessionId, { payment: 'processing' });
     fake.succeedAsyncPayment(a.sessionId);
-    expect(await stripe.getOrder(a.sessionId)).toMatchObject({ status: 'paid', pack: 'package4', amountCents: 4000 });
+    expect(await stripe.getOrder(a.sessionId)).toMatchObject({ status: 'paid', pack: 'package4', amountMinor: 4000 });
 
     const b = await buyPack('package5');
     fake.expireCheckout(b.sessionId);
@@ -225,7 +225,7 @@ describe('getInvoice', () => {
     const { subscriptionId, invoiceId } = await subscribe('premium', 21);
     const sub = await stripe.getSubscription(subscriptionId);
     const inv = await stripe.getInvoice(invoiceId);
-    expect(inv).toMatchObject({ id: invoiceId, subscriptionId, userId: 21, status: 'paid', reason: 'initial', plan: 'premium', amountCents: 3900, refundedCents: 0, proration: null });
+    expect(inv).toMatchObject({ id: invoiceId, subscriptionId, userId: 21, status: 'paid', reason: 'initial', plan: 'premium', amountMinor: 3900, refundedMinor: 0, proration: null });
     expect(inv.periodStart).toEqual(sub.currentPeriodStart);
     expect(inv.periodEnd).toEqual(sub.currentPeriodEnd);
   });
@@ -235,18 +235,18 @@ describe('getInvoice', () => {
     const before = await stripe.getSubscription(subscriptionId);
     const invoiceId = fake.renew(subscriptionId) as string;
     const inv = await stripe.getInvoice(invoiceId);
-    expect(inv).toMatchObject({ status: 'paid', reason: 'renewal', plan: 'basic', userId: 22, amountCents: 900 });
+    expect(inv).toMatchObject({ status: 'paid', reason: 'renewal', plan: 'basic', userId: 22, amountMinor: 900 });
     expect(inv.periodStart).toEqual(before.currentPeriodEnd);
 
     fake.refundInvoice(invoiceId, 300);
-    expect(await stripe.getInvoice(invoiceId)).toMatchObject({ status: 'refunded', refundedCents: 300 });
+    expect(await stripe.getInvoice(invoiceId)).toMatchObject({ status: 'refunded', refundedMinor: 300 });
   });
 
   it('a declined renewal is failed, uncollectible is failed, voided is void', async () => {
     const { subscriptionId } = await subscribe('deluxe');
     const declined = fake.failRenewal(subscriptionId) as string;
     expect(fake.object(declined).status).toBe('open');
-    expect(await stripe.getInvoice(declined)).toMatchObject({ status: 'failed', reason: 'renewal', plan: 'deluxe', refundedCents: 0 });
+    expect(await stripe.getInvoice(declined)).toMatchObject({ status: 'failed', reason: 'renewal', plan: 'deluxe', refundedMinor: 0 });
     fake.markUncollectible(declined);
     expect((await stripe.getInvoice(declined)).status).toBe('failed');
 
@@ -272,8 +272,8 @@ describe('changePlan', () => {
     const latest = fake.object(subscriptionId).latest_invoice as string;
     const inv = await stripe.getInvoice(latest);
     expect(inv).toMatchObject({ reason: 'upgrade', plan: 'premium', status: 'paid', subscriptionId, userId: 31 });
-    expect(inv.amountCents).toBeGreaterThan(0);
-    expect(inv.amountCents).toBeLessThanOrEqual(3900 - 900);
+    expect(inv.amountMinor).toBeGreaterThan(0);
+    expect(inv.amountMinor).toBeLessThanOrEqual(3900 - 900);
     expect(inv.periodEnd).toEqual(after.currentPeriodEnd);
     // Right after the purchase nearly the whole period is left: the proration line's period says so.
     expect(inv.proration).toEqual({ fraction: expect.closeTo(1, 4) as number });
@@ -304,7 +304,7 @@ describe('changePlan', () => {
 
     // The next renewal bills the new plan; the one after releases the schedule.
     const renewal = fake.renew(subscriptionId) as string;
-    expect(await stripe.getInvoice(renewal)).toMatchObject({ plan: 'basic', reason: 'renewal', amountCents: 900 });
+    expect(await stripe.getInvoice(renewal)).toMatchObject({ plan: 'basic', reason: 'renewal', amountMinor: 900 });
     expect(await stripe.getSubscription(subscriptionId)).toMatchObject({ plan: 'basic', nextPlan: null });
     fake.renew(subscriptionId);
     expect(fake.object(scheduleId).status).toBe('released');

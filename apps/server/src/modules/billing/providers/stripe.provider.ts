@@ -1,4 +1,4 @@
-import { PACK_IDS, PAID_PLANS, type PackId, type PaidPlan } from '@dewy/contracts';
+import { CURRENCIES, KRW_ONE_TIME_METHODS, KRW_SUBSCRIPTION_METHODS, PACK_IDS, PAID_PLANS, type Currency, type PackId, type PaidPlan } from '@dewy/contracts';
 import Stripe from 'stripe';
 import type { PaymentsConfig } from '../../../config';
 import {
@@ -27,7 +27,8 @@ import {
  */
 export const STRIPE_API_VERSION = '2026-10-28.endive' satisfies Stripe.LatestApiVersion;
 
-type StripeConfig = PaymentsConfig['stripe'];
+/** The Stripe settings (config.ts); won prices and methods may be left out (dollars only). */
+type StripeConfig = Omit<PaymentsConfig['stripe'], 'pricesKrw' | 'krwMethods'> & { pricesKrw?: PaymentsConfig['stripe']['pricesKrw']; krwMethods?: string[] };
 type CatalogItem = PaidPlan | PackId;
 
 /** Stripe answers ids or, where expanded, the objects themselves. */
@@ -77,6 +78,18 @@ function providerError(what: string, e: unknown, secretKey: string): PaymentProv
 }
 
 /** SDK client options: the pinned version, and `baseUrl` (a fake or proxy) as host / port / protocol. */
+/** Stripe's lower-case ISO 4217 code as ours. @throws PaymentProviderError for a currency Dewy does not sell in. */
+function currencyOf(code: string | null | undefined, what: string): Currency {
+  const c = (code ?? '').toLowerCase();
+  if ((CURRENCIES as readonly string[]).includes(c)) return c as Currency;
+  throw new PaymentProviderError(`Stripe ${what} is in ${code ?? '(no currency)'}, which Dewy does not sell in`);
+}
+
+/** The payment method type a charge was paid with (`card`, `kakao_pay`, `kr_card` …), or null. */
+function methodOf(charge: Stripe.Charge | null): string | null {
+  return charge?.payment_method_details?.type ?? null;
+}
+
 function clientOptions(cfg: StripeConfig): Stripe.StripeConfig {
   const opts: Stripe.StripeConfig = {
     apiVersion: STRIPE_API_VERSION,
@@ -141,9 +154,9 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
 
   const itemByPrice = new Map<string, CatalogItem>();
   for (const item of [...PAID_PLANS, ...PACK_IDS]) {
-    const price = cfg.prices[item];
-    if (price) itemByPrice.set(price, item);
+    for (const price of [cfg.prices[item], cfg.pricesKrw?.[item]]) if (price) itemByPrice.set(price, item);
   }
+  const currencies: readonly Currency[] = cfg.pricesKrw ? ['usd', 'krw'] : ['usd'];
 
   async function call<T>(what: string, fn: () => Promise<T>): Promise<T> {
     try {
@@ -153,10 +166,23 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
     }
   }
 
-  function priceOf(item: CatalogItem): string {
-    const price = cfg.prices[item];
-    if (!price) throw new PaymentProviderError(`no Stripe price configured for ${item}`);
+  /** The configured price of `item` in `currency` (dollar prices, or the won ones of STRIPE_PRICE_KRW_*). */
+  function priceOf(item: CatalogItem, currency: Currency): string {
+    const price = currency === 'krw' ? cfg.pricesKrw?.[item] : cfg.prices[item];
+    if (!price) throw new PaymentProviderError(`no Stripe ${currency.toUpperCase()} price configured for ${item}`);
     return price;
+  }
+
+  /**
+   * The allowed payment method types of a won Checkout Session: the configured Korean methods
+   * (STRIPE_KRW_PAYMENT_METHODS), in subscription mode only those Stripe allows there
+   * (https://docs.stripe.com/payments/countries/korea: Kakao Pay, Naver Pay and Korean cards; PAYCO and
+   * Samsung Pay are one-time only) plus `card`.
+   */
+  function krwMethods(mode: 'subscription' | 'payment'): Stripe.Checkout.SessionCreateParams.AllowedPaymentMethodType[] {
+    const allowed = mode === 'subscription' ? KRW_SUBSCRIPTION_METHODS : KRW_ONE_TIME_METHODS;
+    const chosen = (cfg.krwMethods ?? [...KRW_ONE_TIME_METHODS]).filter((m) => (allowed as readonly string[]).includes(m));
+    return (chosen.length ? chosen : ['card']) as Stripe.Checkout.SessionCreateParams.AllowedPaymentMethodType[];
   }
 
   function planOfPrice(priceId: string | null): PaidPlan {
@@ -220,6 +246,7 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
       cancelAtPeriodEnd: !ended && (sub.cancel_at_period_end || cancelAt !== null || scheduleCancels),
       endedAt: sub.ended_at !== null ? toDate(sub.ended_at) : null,
       createdAt: toDate(sub.created),
+      currency: currencyOf(sub.currency, `subscription ${sub.id}`),
     };
   }
 
@@ -244,23 +271,29 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
   }
 
   /** Sums the refunds of an invoice's payments and tells whether its last payment attempt failed. */
-  async function invoicePaymentsState(inv: Stripe.Invoice): Promise<{ refundedCents: number; attemptFailed: boolean }> {
+  async function invoicePaymentsState(inv: Stripe.Invoice): Promise<{ refundedMinor: number; attemptFailed: boolean; method: string | null }> {
     const payments = inv.payments?.data
       ?? (await call('list invoice payments', () => stripe.invoicePayments.list({ invoice: inv.id, limit: 100 }))).data;
-    let refundedCents = 0;
+    let refundedMinor = 0;
     let attemptFailed = false;
+    let method: string | null = null;
     for (const p of payments) {
       const { charge: chargeRef, payment_intent: intentRef } = p.payment;
       if (chargeRef) {
         const charge = typeof chargeRef === 'object' ? chargeRef : await call('retrieve charge', () => stripe.charges.retrieve(chargeRef));
-        if (p.status === 'paid') refundedCents += charge.amount_refunded;
+        if (p.status === 'paid') {
+          refundedMinor += charge.amount_refunded;
+          method = methodOf(charge) ?? method;
+        }
       } else if (intentRef) {
         const { intent, charge } = await chargeOfPaymentIntent(intentRef);
-        if (p.status === 'paid') refundedCents += charge?.amount_refunded ?? 0;
-        else if (p.status === 'open' && intent.last_payment_error && (intent.status === 'requires_payment_method' || intent.status === 'canceled')) attemptFailed = true;
+        if (p.status === 'paid') {
+          refundedMinor += charge?.amount_refunded ?? 0;
+          method = methodOf(charge) ?? method;
+        } else if (p.status === 'open' && intent.last_payment_error && (intent.status === 'requires_payment_method' || intent.status === 'canceled')) attemptFailed = true;
       }
     }
-    return { refundedCents, attemptFailed };
+    return { refundedMinor, attemptFailed, method };
   }
 
   /** The line billing a plan: the positive one when there is one (after an upgrade: the new price). */
@@ -285,14 +318,14 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
    * the cent. An invoice without a proration line: its subtotal, against the list prices.
    */
   async function prorationOf(inv: Stripe.Invoice, line: Stripe.InvoiceLineItem, subscription: () => Promise<Stripe.Subscription>): Promise<ProrationBasis> {
-    if (!line.parent?.subscription_item_details?.proration || line.amount <= 0) return { chargedCents: Math.max(0, inv.subtotal) };
+    if (!line.parent?.subscription_item_details?.proration || line.amount <= 0) return { chargedMinor: Math.max(0, inv.subtotal) };
     const item = firstItem(await subscription());
     const span = line.period.end - line.period.start;
     if (item.current_period_end === line.period.end && item.current_period_end > item.current_period_start) {
       return { fraction: span / (item.current_period_end - item.current_period_start) };
     }
     const unit = Number(line.pricing?.unit_amount_decimal ?? NaN) * (line.quantity ?? 1);
-    return unit > 0 ? { fraction: line.amount / unit } : { chargedCents: Math.max(0, inv.subtotal) };
+    return unit > 0 ? { fraction: line.amount / unit } : { chargedMinor: Math.max(0, inv.subtotal) };
   }
 
   /** Metadata and ids of a webhook's object, for `userId` / `checkoutId` of the event. */
@@ -324,6 +357,7 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
 
   return {
     name: 'stripe',
+    currencies,
 
     /**
      * Creates a hosted Checkout Session (https://docs.stripe.com/api/checkout/sessions/create): a plan
@@ -334,8 +368,14 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
     async createCheckout(req: CheckoutRequest) {
       const userId = String(req.userId);
       const item: CatalogItem = req.item.kind === 'plan' ? req.item.plan : req.item.pack;
+      const mode = req.item.kind === 'plan' ? 'subscription' : 'payment';
       const base: Stripe.Checkout.SessionCreateParams = {
-        line_items: [{ price: priceOf(item), quantity: 1 }],
+        line_items: [{ price: priceOf(item, req.currency), quantity: 1 }],
+        // In won the Korean methods (enabled in the Dashboard) filter Stripe's dynamically eligible set
+        // (`allowed_payment_method_types`, this API version's replacement of `payment_method_types`);
+        // in dollars Stripe's dynamic payment methods apply as they are.
+        ...(req.currency === 'krw' ? { allowed_payment_method_types: krwMethods(mode) } : {}),
+        locale: req.locale,
         client_reference_id: userId,
         customer_email: req.email,
         metadata: { checkout_id: req.checkoutId, user_id: userId, kind: req.item.kind, item },
@@ -361,8 +401,9 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
      * billed drops a pending downgrade instead. @returns the subscription re-read after the change.
      */
     async changePlan(subscriptionId, plan, timing) {
-      const price = priceOf(plan);
       const sub = await retrieveSubscription(subscriptionId);
+      // A plan change stays in the subscription's currency (fixed at its checkout).
+      const price = priceOf(plan, currencyOf(sub.currency, `subscription ${sub.id}`));
       const item = firstItem(sub);
       let scheduleId = idOf(sub.schedule);
 
@@ -514,7 +555,7 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
 
     /**
      * Reads an invoice of a subscription (https://docs.stripe.com/api/invoices/retrieve, payments
-     * expanded): `paid` (or `refunded` when its charge was refunded in part or whole, `refundedCents`),
+     * expanded): `paid` (or `refunded` when its charge was refunded in part or whole, `refundedMinor`),
      * `open` (`failed` once a payment attempt was declined), `uncollectible` → `failed`, `void`; the reason
      * from `billing_reason`; plan and period from the positive plan line; the subscription and user from
      * `parent.subscription_details`; for an upgrade, its proration (`prorationOf`).
@@ -526,11 +567,11 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
       const subscriptionId = idOf(details?.subscription);
       if (!subscriptionId) throw new PaymentProviderError(`Stripe invoice ${inv.id} is not of a subscription`);
       const { line, plan } = planLine(inv);
-      const { refundedCents, attemptFailed } = await invoicePaymentsState(inv);
+      const { refundedMinor, attemptFailed, method } = await invoicePaymentsState(inv);
 
       let status: ProviderInvoice['status'];
       switch (inv.status) {
-        case 'paid': status = refundedCents > 0 ? 'refunded' : 'paid'; break;
+        case 'paid': status = refundedMinor > 0 ? 'refunded' : 'paid'; break;
         case 'open': case 'draft': status = attemptFailed ? 'failed' : 'open'; break;
         case 'uncollectible': status = 'failed'; break;
         case 'void': status = 'void'; break;
@@ -551,10 +592,14 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
         plan,
         periodStart: toDate(line.period.start),
         periodEnd: toDate(line.period.end),
-        amountCents: inv.amount_due,
-        refundedCents,
+        amountMinor: inv.amount_due,
+        refundedMinor,
         createdAt: toDate(inv.created),
         proration: reason === 'upgrade' ? await prorationOf(inv, line, readSubscription) : null,
+        currency: currencyOf(inv.currency, `invoice ${inv.id}`),
+        method,
+        // Stripe's hosted invoice page carries the invoice and, once paid, its receipt.
+        receiptUrl: inv.hosted_invoice_url ?? null,
       };
     },
 
@@ -571,11 +616,11 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
       const pack = packOf(s.metadata?.item) ?? packOf(s.line_items?.data[0]?.price?.id);
       if (!pack) throw new PaymentProviderError(`Stripe checkout session ${s.id} bills none of our packs`);
       const paid = s.payment_intent ? await chargeOfPaymentIntent(s.payment_intent) : null;
-      const refundedCents = paid?.charge?.amount_refunded ?? 0;
+      const refundedMinor = paid?.charge?.amount_refunded ?? 0;
       const intentStatus = paid?.intent.status;
 
       let status: ProviderOrder['status'];
-      if (refundedCents > 0) status = 'refunded';
+      if (refundedMinor > 0) status = 'refunded';
       else if (s.payment_status === 'paid' || s.payment_status === 'no_payment_required') status = 'paid';
       else if (s.status === 'expired' || intentStatus === 'canceled') status = 'failed';
       else if (s.status === 'complete' && intentStatus === 'requires_payment_method') status = 'failed';
@@ -586,9 +631,12 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
         userId: parseUserId(s.client_reference_id) ?? parseUserId(s.metadata?.user_id),
         pack,
         status,
-        amountCents: s.amount_total ?? 0,
-        refundedCents,
+        amountMinor: s.amount_total ?? 0,
+        refundedMinor,
         createdAt: toDate(s.created),
+        currency: currencyOf(s.currency, `checkout session ${s.id}`),
+        method: methodOf(paid?.charge ?? null),
+        receiptUrl: paid?.charge?.receipt_url ?? null,
       };
     },
 

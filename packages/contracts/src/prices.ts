@@ -1,0 +1,135 @@
+import { z } from 'zod';
+import { CREDIT_PACKS, SUBSCRIPTION_PLANS } from './constants';
+import { PACK_IDS, PAID_PLANS, type PackId, type PaidPlan } from './billing';
+
+/**
+ * Prices in two currencies (issue 25, decision 041): US dollars (spec 000 §3, the list the spec
+ * gives) and Korean won, declared once here and overridable per item by configuration
+ * (`PRICE_USD_<ITEM>`, `PRICE_KRW_<ITEM>`, read by the server, which sends the table in force with
+ * `GET /api/payment/prices`). Credits granted never depend on the currency: a plan or pack grants
+ * what `SUBSCRIPTION_PLANS` / `CREDIT_PACKS` say in both.
+ *
+ * Amounts are integers in the currency's **minor unit** (ISO 4217 exponent, as Stripe and Paddle
+ * take them): cents for USD (exponent 2), won for KRW (exponent 0).
+ */
+
+/** The currencies a customer can pay in (ISO 4217, lower case as Stripe writes them). */
+export const CURRENCIES = ['usd', 'krw'] as const;
+export type Currency = (typeof CURRENCIES)[number];
+export const CurrencySchema = z.enum(CURRENCIES);
+
+/** ISO 4217 minor-unit exponent: an amount in minor units divided by 10^exponent is in major units. */
+export const CURRENCY_EXPONENT: Record<Currency, number> = { usd: 2, krw: 0 };
+
+/** Everything that can be bought: the three plans and the five packs. */
+export type CatalogItem = PaidPlan | PackId;
+export const CATALOG_ITEMS: readonly CatalogItem[] = [...PAID_PLANS, ...PACK_IDS];
+
+/**
+ * The documented rate the default won prices are derived from: ₩1,400 per US dollar (the Bank of
+ * Korea's reference rate moved between ₩1,350 and ₩1,480 in 2025–26). Each default is the USD list
+ * price × this rate rounded to the nearest ₩100, the step Korean shops price in (₩12,600, ₩7,000).
+ * Change a price with configuration, not by editing here.
+ */
+export const KRW_PER_USD_DEFAULT_RATE = 1400;
+
+/** A USD amount (major units) as a won price at the default rate, rounded to the nearest ₩100. */
+export function wonFromUsd(usd: number): number {
+  return Math.round((usd * KRW_PER_USD_DEFAULT_RATE) / 100) * 100;
+}
+
+/** One item's price in every currency, in minor units. */
+export type ItemPrices = Record<Currency, number>;
+/** The price table: every plan and pack in every currency (minor units). */
+export type PriceTable = Record<CatalogItem, ItemPrices>;
+
+function listUsd(item: CatalogItem): number {
+  return (PAID_PLANS as readonly string[]).includes(item) ? SUBSCRIPTION_PLANS[item as PaidPlan].priceUsd : CREDIT_PACKS[item as PackId].priceUsd;
+}
+
+/** The default price table: the spec's USD list, and won derived from it by {@link wonFromUsd}. */
+export const DEFAULT_PRICES: PriceTable = Object.fromEntries(CATALOG_ITEMS.map((item) => [item, { usd: listUsd(item) * 100, krw: wonFromUsd(listUsd(item)) }])) as PriceTable;
+
+/** Credits an item grants, the same in every currency. */
+export function itemCredits(item: CatalogItem): number {
+  return (PAID_PLANS as readonly string[]).includes(item) ? SUBSCRIPTION_PLANS[item as PaidPlan].credits : CREDIT_PACKS[item as PackId].credits;
+}
+
+/** An amount in minor units as a number in major units (900 usd → 9; 12900 krw → 12900). */
+export function toMajorUnits(amountMinor: number, currency: Currency): number {
+  return amountMinor / 10 ** CURRENCY_EXPONENT[currency];
+}
+
+/**
+ * A decimal amount in major units, as configuration writes it ('9', '9.50', '12900'), in minor units.
+ * @returns the integer, or null when it is not a positive amount with at most the currency's decimals.
+ */
+export function parseMajorUnits(text: string, currency: Currency): number | null {
+  const digits = CURRENCY_EXPONENT[currency];
+  const m = new RegExp(`^(\\d{1,9})(?:\\.(\\d{1,${Math.max(digits, 1)}}))?$`).exec(text.trim());
+  if (!m || (digits === 0 && m[2] !== undefined && !/^0+$/.test(m[2]))) return null;
+  const minor = Number(m[1]) * 10 ** digits + (digits > 0 ? Number((m[2] ?? '').padEnd(digits, '0')) : 0);
+  return minor > 0 ? minor : null;
+}
+
+/**
+ * A price for people: '$9', '$9.50', '₩12,900' in the language's grouping. The amount is in minor units.
+ */
+export function formatPrice(amountMinor: number, currency: Currency, locale: 'ko' | 'en'): string {
+  const major = toMajorUnits(amountMinor, currency);
+  const fraction = currency === 'usd' && !Number.isInteger(major) ? 2 : 0;
+  return new Intl.NumberFormat(locale === 'en' ? 'en-US' : 'ko-KR', {
+    style: 'currency',
+    currency: currency.toUpperCase(),
+    currencyDisplay: 'narrowSymbol',
+    minimumFractionDigits: fraction,
+    maximumFractionDigits: fraction,
+  }).format(major);
+}
+
+/** The currency a page in this language shows first: won in Korean, dollars in English (issue 25). */
+export function defaultCurrency(locale: 'ko' | 'en', available: readonly Currency[]): Currency {
+  const want: Currency = locale === 'ko' ? 'krw' : 'usd';
+  return available.includes(want) ? want : (available[0] ?? 'usd');
+}
+
+const ItemPricesSchema = z.object({ usd: z.number().int().positive(), krw: z.number().int().positive() });
+
+/** GET /api/payment/prices: the table in force and which currencies the payment provider in use takes. */
+export const PricesResponseSchema = z.object({
+  success: z.literal(true),
+  prices: z.object(Object.fromEntries(CATALOG_ITEMS.map((i) => [i, ItemPricesSchema])) as Record<CatalogItem, typeof ItemPricesSchema>),
+  /** Currencies a checkout may be opened in now (Lemon Squeezy: USD only), never empty. */
+  currencies: z.array(CurrencySchema).min(1),
+});
+export type PricesResponse = z.infer<typeof PricesResponseSchema>;
+
+/**
+ * Payment methods as the providers name them (Stripe's payment method types; Paddle's and the
+ * sandbox's are mapped onto these), with the names customers know (issue 25). Korean methods are
+ * offered only in won.
+ */
+export const PAYMENT_METHOD_NAMES = {
+  card: { ko: '카드', en: 'Card' },
+  kr_card: { ko: '국내 카드', en: 'Korean card' },
+  kakao_pay: { ko: '카카오페이', en: 'Kakao Pay' },
+  naver_pay: { ko: '네이버페이', en: 'Naver Pay' },
+  payco: { ko: '페이코', en: 'PAYCO' },
+  samsung_pay: { ko: '삼성페이', en: 'Samsung Pay' },
+  apple_pay: { ko: 'Apple Pay', en: 'Apple Pay' },
+  google_pay: { ko: 'Google Pay', en: 'Google Pay' },
+  paypal: { ko: 'PayPal', en: 'PayPal' },
+} as const;
+export type PaymentMethod = keyof typeof PAYMENT_METHOD_NAMES;
+
+/** Korean methods that can pay a subscription (Stripe: Kakao Pay, Naver Pay and Korean cards in subscription mode). */
+export const KRW_SUBSCRIPTION_METHODS: readonly PaymentMethod[] = ['card', 'kr_card', 'kakao_pay', 'naver_pay'];
+/** Korean methods for a one-time payment in won. */
+export const KRW_ONE_TIME_METHODS: readonly PaymentMethod[] = ['card', 'kr_card', 'kakao_pay', 'naver_pay', 'payco', 'samsung_pay'];
+
+/** A method's name in the language; an unknown method (a provider's new one) as the provider wrote it. */
+export function paymentMethodName(method: string | null | undefined, locale: 'ko' | 'en'): string {
+  if (!method) return '';
+  const known = (PAYMENT_METHOD_NAMES as Record<string, { ko: string; en: string }>)[method];
+  return known ? known[locale] : method;
+}
