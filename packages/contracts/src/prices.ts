@@ -133,3 +133,73 @@ export function paymentMethodName(method: string | null | undefined, locale: 'ko
   const known = (PAYMENT_METHOD_NAMES as Record<string, { ko: string; en: string }>)[method];
   return known ? known[locale] : method;
 }
+
+/**
+ * The billing history of My Page (issue 25): one line per payment, renewal, failed charge and refund.
+ * - `purchase`: a pack; `subscription`: a subscription's first payment; `renewal`; `upgrade` (the
+ *   prorated difference); `failed`: a charge the provider could not take; `refund`: money given back
+ *   (its own line, dated when the refund was recorded, `credits` negative: what was taken back).
+ */
+export const BILLING_HISTORY_KINDS = ['purchase', 'subscription', 'renewal', 'upgrade', 'failed', 'refund'] as const;
+export type BillingHistoryKind = (typeof BILLING_HISTORY_KINDS)[number];
+
+export const BillingHistoryEntrySchema = z.object({
+  /** Stable id of the line: `p<payment id>` or `r<payment id>` for its refund. */
+  id: z.string(),
+  /** The payment row the line is about (the receipt page's id). */
+  paymentId: z.number().int(),
+  kind: z.enum(BILLING_HISTORY_KINDS),
+  /** Plan or pack id. */
+  item: z.string(),
+  /** ISO instant (the page shows it in KST). */
+  at: z.string(),
+  /** Minor units of `currency`; for a refund line, what was refunded. */
+  amount: z.number().int(),
+  currency: CurrencySchema,
+  /** `card`, `kakao_pay` … as the provider said; null when it did not. */
+  method: z.string().nullable(),
+  /** Credits granted (positive) or taken back (negative, refund lines). */
+  credits: z.number().int(),
+  /**
+   * The receipt: the provider's page (Stripe hosted invoice or receipt, Paddle invoice, LS receipt) as
+   * an absolute URL, or ours as a path (`/mypage/receipts/{paymentId}`); null for a failed charge.
+   */
+  receiptUrl: z.string().nullable(),
+});
+export type BillingHistoryEntry = z.infer<typeof BillingHistoryEntrySchema>;
+
+/** GET /api/billing/history?before=<cursor>: newest first, 25 a page. */
+export const BillingHistoryResponseSchema = z.object({
+  success: z.literal(true),
+  entries: z.array(BillingHistoryEntrySchema),
+  /** Pass as `before` for the next page; null on the last. */
+  nextCursor: z.string().nullable(),
+});
+export type BillingHistoryResponse = z.infer<typeof BillingHistoryResponseSchema>;
+
+/** GET /api/billing/receipts/{paymentId}: our printable receipt of one of the caller's payments. */
+export const ReceiptResponseSchema = z.object({
+  success: z.literal(true),
+  receipt: z.object({
+    /** Our receipt number (`DEWY-<yyyymmdd>-<payment id>`). */
+    number: z.string(),
+    paymentId: z.number().int(),
+    kind: z.enum(BILLING_HISTORY_KINDS),
+    item: z.string(),
+    /** When it was paid (ISO). */
+    paidAt: z.string(),
+    amount: z.number().int(),
+    currency: CurrencySchema,
+    method: z.string().nullable(),
+    credits: z.number().int(),
+    /** Refunded so far (minor units), with the date of the last refund. */
+    refunded: z.number().int(),
+    refundedAt: z.string().nullable(),
+    status: z.enum(['paid', 'refunded', 'partially_refunded']),
+    /** Which provider took the payment (`sandbox`, `stripe`, `paddle`, `lemonsqueezy`) and its id of it. */
+    provider: z.string(),
+    providerPaymentId: z.string(),
+    customer: z.object({ email: z.string(), name: z.string().nullable() }),
+  }),
+});
+export type ReceiptResponse = z.infer<typeof ReceiptResponseSchema>;
