@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CREDIT_PACKS, SUBSCRIPTION_PLANS } from './constants';
 import { PACK_IDS, PAID_PLANS, type PackId, type PaidPlan } from './billing';
+import { CURRENCIES, CURRENCY_EXPONENT, type CatalogItem, type Currency } from './money';
 
 /**
  * Prices in two currencies (issue 25, decision 041): US dollars (spec 000 §3, the list the spec
@@ -10,54 +11,21 @@ import { PACK_IDS, PAID_PLANS, type PackId, type PaidPlan } from './billing';
  * what `SUBSCRIPTION_PLANS` / `CREDIT_PACKS` say in both.
  *
  * Amounts are integers in the currency's **minor unit** (ISO 4217 exponent, as Stripe and Paddle
- * take them): cents for USD (exponent 2), won for KRW (exponent 0).
+ * take them): cents for USD (exponent 2), won for KRW (exponent 0). The currencies, the default table
+ * and formatPrice live in the zod-free `money.ts` (re-exported here), which the landing page can import.
  */
 
-/** The currencies a customer can pay in (ISO 4217, lower case as Stripe writes them). */
-export const CURRENCIES = ['usd', 'krw'] as const;
-export type Currency = (typeof CURRENCIES)[number];
+export { CURRENCIES, CURRENCY_EXPONENT, KRW_PER_USD_DEFAULT_RATE, wonFromUsd, DEFAULT_PRICES, toMajorUnits, formatPrice, defaultCurrency } from './money';
+export type { Currency, CatalogItem, ItemPrices, PriceTable } from './money';
+
 export const CurrencySchema = z.enum(CURRENCIES);
 
-/** ISO 4217 minor-unit exponent: an amount in minor units divided by 10^exponent is in major units. */
-export const CURRENCY_EXPONENT: Record<Currency, number> = { usd: 2, krw: 0 };
-
 /** Everything that can be bought: the three plans and the five packs. */
-export type CatalogItem = PaidPlan | PackId;
 export const CATALOG_ITEMS: readonly CatalogItem[] = [...PAID_PLANS, ...PACK_IDS];
-
-/**
- * The documented rate the default won prices are derived from: ₩1,400 per US dollar (the Bank of
- * Korea's reference rate moved between ₩1,350 and ₩1,480 in 2025–26). Each default is the USD list
- * price × this rate rounded to the nearest ₩100, the step Korean shops price in (₩12,600, ₩7,000).
- * Change a price with configuration, not by editing here.
- */
-export const KRW_PER_USD_DEFAULT_RATE = 1400;
-
-/** A USD amount (major units) as a won price at the default rate, rounded to the nearest ₩100. */
-export function wonFromUsd(usd: number): number {
-  return Math.round((usd * KRW_PER_USD_DEFAULT_RATE) / 100) * 100;
-}
-
-/** One item's price in every currency, in minor units. */
-export type ItemPrices = Record<Currency, number>;
-/** The price table: every plan and pack in every currency (minor units). */
-export type PriceTable = Record<CatalogItem, ItemPrices>;
-
-function listUsd(item: CatalogItem): number {
-  return (PAID_PLANS as readonly string[]).includes(item) ? SUBSCRIPTION_PLANS[item as PaidPlan].priceUsd : CREDIT_PACKS[item as PackId].priceUsd;
-}
-
-/** The default price table: the spec's USD list, and won derived from it by {@link wonFromUsd}. */
-export const DEFAULT_PRICES: PriceTable = Object.fromEntries(CATALOG_ITEMS.map((item) => [item, { usd: listUsd(item) * 100, krw: wonFromUsd(listUsd(item)) }])) as PriceTable;
 
 /** Credits an item grants, the same in every currency. */
 export function itemCredits(item: CatalogItem): number {
   return (PAID_PLANS as readonly string[]).includes(item) ? SUBSCRIPTION_PLANS[item as PaidPlan].credits : CREDIT_PACKS[item as PackId].credits;
-}
-
-/** An amount in minor units as a number in major units (900 usd → 9; 12900 krw → 12900). */
-export function toMajorUnits(amountMinor: number, currency: Currency): number {
-  return amountMinor / 10 ** CURRENCY_EXPONENT[currency];
 }
 
 /**
@@ -70,27 +38,6 @@ export function parseMajorUnits(text: string, currency: Currency): number | null
   if (!m || (digits === 0 && m[2] !== undefined && !/^0+$/.test(m[2]))) return null;
   const minor = Number(m[1]) * 10 ** digits + (digits > 0 ? Number((m[2] ?? '').padEnd(digits, '0')) : 0);
   return minor > 0 ? minor : null;
-}
-
-/**
- * A price for people: '$9', '$9.50', '₩12,900' in the language's grouping. The amount is in minor units.
- */
-export function formatPrice(amountMinor: number, currency: Currency, locale: 'ko' | 'en'): string {
-  const major = toMajorUnits(amountMinor, currency);
-  const fraction = currency === 'usd' && !Number.isInteger(major) ? 2 : 0;
-  return new Intl.NumberFormat(locale === 'en' ? 'en-US' : 'ko-KR', {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-    currencyDisplay: 'narrowSymbol',
-    minimumFractionDigits: fraction,
-    maximumFractionDigits: fraction,
-  }).format(major);
-}
-
-/** The currency a page in this language shows first: won in Korean, dollars in English (issue 25). */
-export function defaultCurrency(locale: 'ko' | 'en', available: readonly Currency[]): Currency {
-  const want: Currency = locale === 'ko' ? 'krw' : 'usd';
-  return available.includes(want) ? want : (available[0] ?? 'usd');
 }
 
 const ItemPricesSchema = z.object({ usd: z.number().int().positive(), krw: z.number().int().positive() });
