@@ -232,12 +232,16 @@ test.describe.serial('notice board, legal pages and maintenance', () => {
       await expect(page.getByTestId('legal-title')).toHaveText(ko);
       await expect(page.getByTestId('legal-page')).toHaveAttribute('data-locale', 'ko');
       await expect(page.getByTestId('legal-updated')).toContainText('최종 수정일: 2026년 11월 27일');
-      await expect(page.getByTestId('legal-company')).toContainText('운영자가 입력할 예정');
+      // Unset operator details are left out (issue 25): no "to be filled in", the support e-mail stays.
+      await expect(page.getByTestId('legal-company')).toContainText('고객지원 이메일');
+      await expect(page.getByTestId('legal-company')).not.toContainText('상호');
+      await expect(page.getByTestId('legal-page')).not.toContainText('운영자가 입력할 예정');
       // /…/en is English even in this Korean session; the header stays Korean.
       await page.getByTestId('legal-switch-en').click();
       await expect(page).toHaveURL(new RegExp(`/${doc}/en$`));
       await expect(page.getByTestId('legal-title')).toHaveText(en);
-      await expect(page.getByTestId('legal-company')).toContainText('to be filled in by the operator');
+      await expect(page.getByTestId('legal-company')).toContainText('Support e-mail');
+      await expect(page.getByTestId('legal-page')).not.toContainText('to be filled in by the operator');
       await expect(page.getByTestId('header')).toContainText('공지사항');
       await page.getByTestId('legal-switch-kr').click();
       await expect(page).toHaveURL(new RegExp(`/${doc}/kr$`));
@@ -265,7 +269,8 @@ test.describe.serial('notice board, legal pages and maintenance', () => {
     await expect(page).toHaveURL(/\/privacy\/kr$/);
     await expect(page.getByTestId('legal-title')).toHaveText('개인정보처리방침');
     await expect(page.getByTestId('legal-page')).toContainText('분석 쿠키나 마케팅·광고 쿠키를 설정하지 않으며');
-    await expect(page.getByTestId('footer-company')).toContainText('운영자가 입력할 예정');
+    await expect(page.getByTestId('footer-company')).toContainText('@');
+    await expect(page.getByTestId('footer-company')).not.toContainText('운영자가 입력할 예정');
     // Keep the privacy policy true: nothing but the product's own cookies (no analytics, no marketing).
     const names = (await context.cookies()).map((c) => c.name);
     expect(names.filter((n) => !OWN_COOKIES.has(n))).toEqual([]);

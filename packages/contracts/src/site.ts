@@ -3,7 +3,7 @@ import { z } from 'zod';
 /**
  * GET /api/site-info (issue 13): the operator's business details shown by the footer and the legal
  * pages (Korean e-commerce law asks for them). Every field is null until the operator configures it
- * (`COMPANY_*`, `SUPPORT_EMAIL`); the page then says it is still to be filled in.
+ * (`COMPANY_*`, `SUPPORT_EMAIL`); the pages show only the details that are set.
  */
 export const SiteInfoResponseSchema = z.object({
   success: z.literal(true),

@@ -6,21 +6,22 @@ import { useLocale } from '../lib/use-locale';
 
 /**
  * Footer links of spec 000 §2 (landing): /, /upscale, /pricing, the legal pages in the site's language,
- * the support e-mail and the operator's business details (GET /api/site-info), each marked "to be
- * filled in by the operator" while unset.
+ * the support e-mail and the operator's business details (GET /api/site-info): only those the operator
+ * has set, nothing for the others (issue 25).
  */
 export function Footer() {
   const { t } = useTranslation();
   const { lp, locale } = useLocale();
   const { company, supportEmail } = useSiteInfo();
-  const unset = <span className="footer-unset">{t('legal.company.unset')}</span>;
-  const details: [string, string | null][] = [
-    [t('legal.company.name'), company.name],
-    [t('legal.company.ceo'), company.ceo],
-    [t('legal.company.address'), company.address],
-    [t('legal.company.registrationNo'), company.registrationNo],
-    [t('legal.company.mailOrderNo'), company.mailOrderNo],
-  ];
+  const details = (
+    [
+      [t('legal.company.name'), company.name],
+      [t('legal.company.ceo'), company.ceo],
+      [t('legal.company.address'), company.address],
+      [t('legal.company.registrationNo'), company.registrationNo],
+      [t('legal.company.mailOrderNo'), company.mailOrderNo],
+    ] as const
+  ).filter((d): d is readonly [string, string] => Boolean(d[1]));
   return (
     <footer className="app-footer" data-testid="footer">
       <div className="container footer-grid">
@@ -47,14 +48,16 @@ export function Footer() {
           <p>
             {t('footer.support')}: <a href={`mailto:${supportEmail}`}>{supportEmail}</a>
           </p>
-          <p className="footer-details">
-            {details.map(([label, value], i) => (
-              <span key={label} className="footer-detail">
-                {i > 0 ? <span aria-hidden="true"> · </span> : null}
-                {label}: {value ?? unset}
-              </span>
-            ))}
-          </p>
+          {details.length > 0 ? (
+            <p className="footer-details">
+              {details.map(([label, value], i) => (
+                <span key={label} className="footer-detail">
+                  {i > 0 ? <span aria-hidden="true"> · </span> : null}
+                  {label}: {value}
+                </span>
+              ))}
+            </p>
+          ) : null}
           <p className="footer-copy">© {new Date().getFullYear()} Dewy</p>
         </div>
       </div>

@@ -14,7 +14,7 @@ const useSiteInfoResource = createSharedResource(fetchSiteInfo, { staleMs: 30 * 
 
 /**
  * The site's business details for the footer and the legal pages. While loading, or when the call
- * fails, every detail is null (shown as "to be filled in"); `supportEmail` falls back to the build-time
+ * fails, every detail is null (and not shown); `supportEmail` falls back to the build-time
  * address, so customers always have somewhere to write.
  */
 export function useSiteInfo(): { company: SiteInfoResponse['company']; supportEmail: string; loaded: boolean } {

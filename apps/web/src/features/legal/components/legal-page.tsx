@@ -7,7 +7,7 @@ import { useSiteInfo } from '../../../lib/site-info';
 import { useLocale } from '../../../lib/use-locale';
 import { legalDocument, type LegalBlock, type LegalDocId } from '../content';
 import { legalRoute, legalSwitchPath } from '../lib/legal-path';
-import { splitLegalText } from '../lib/legal-text';
+import { COMPANY_NAME_FALLBACK, namesUnsetDetail, splitLegalText } from '../lib/legal-text';
 import './legal.css';
 
 const DOC_IDS: LegalDocId[] = ['terms', 'privacy', 'refund'];
@@ -20,34 +20,36 @@ interface Fill {
   t: T;
 }
 
-/** A value the operator configures, or the "to be filled in" mark when it is unset. */
-function Configured({ value, t }: { value: string | null; t: T }) {
-  return value ? <>{value}</> : <span className="legal-unset" data-testid="legal-unset">{t('legal.company.unset')}</span>;
-}
-
-/** A legal text with its tokens filled in (support e-mail as a link, the operator's details). */
+/**
+ * A legal text with its tokens filled in (support e-mail as a link, the operator's details; the
+ * service's name stands in for an unset company name). Texts naming another unset detail are left out
+ * by their block ({@link namesUnsetDetail}).
+ */
 function Text({ text, fill }: { text: string; fill: Fill }) {
   return (
     <>
       {splitLegalText(text).map((piece, i) => {
         if ('text' in piece) return <Fragment key={i}>{piece.text}</Fragment>;
         if (piece.token === 'supportEmail') return <a key={i} href={`mailto:${fill.supportEmail}`}>{fill.supportEmail}</a>;
-        if (piece.token === 'companyName') return <Configured key={i} value={fill.company.name} t={fill.t} />;
-        return <Configured key={i} value={fill.company.ceo} t={fill.t} />;
+        if (piece.token === 'companyName') return <Fragment key={i}>{fill.company.name ?? COMPANY_NAME_FALLBACK}</Fragment>;
+        return <Fragment key={i}>{fill.company.ceo}</Fragment>;
       })}
     </>
   );
 }
 
-/** The operator's business details (Korean e-commerce law), each marked where still unset. */
+/** The operator's business details (Korean e-commerce law): those the operator has set, and the support e-mail. */
 function CompanyDetails({ fill }: { fill: Fill }) {
   const { company, t } = fill;
+  const set: [string, string | null][] = [
+    [t('legal.company.name'), company.name],
+    [t('legal.company.ceo'), company.ceo],
+    [t('legal.company.address'), company.address],
+    [t('legal.company.registrationNo'), company.registrationNo],
+    [t('legal.company.mailOrderNo'), company.mailOrderNo],
+  ];
   const rows: [string, ReactNode][] = [
-    [t('legal.company.name'), <Configured value={company.name} t={t} />],
-    [t('legal.company.ceo'), <Configured value={company.ceo} t={t} />],
-    [t('legal.company.address'), <Configured value={company.address} t={t} />],
-    [t('legal.company.registrationNo'), <Configured value={company.registrationNo} t={t} />],
-    [t('legal.company.mailOrderNo'), <Configured value={company.mailOrderNo} t={t} />],
+    ...set.filter((r): r is [string, string] => Boolean(r[1])),
     [t('legal.company.email'), <a href={`mailto:${fill.supportEmail}`}>{fill.supportEmail}</a>],
   ];
   return (
@@ -65,17 +67,20 @@ function CompanyDetails({ fill }: { fill: Fill }) {
 function Block({ block, fill }: { block: LegalBlock; fill: Fill }) {
   switch (block.kind) {
     case 'p':
+      if (namesUnsetDetail(block.text, fill.company)) return null;
       return (
         <p>
           <Text text={block.text} fill={fill} />
         </p>
       );
     case 'list': {
-      const items = block.items.map((item, i) => (
-        <li key={i}>
-          <Text text={item} fill={fill} />
-        </li>
-      ));
+      const items = block.items.map((item, i) =>
+        namesUnsetDetail(item, fill.company) ? null : (
+          <li key={i}>
+            <Text text={item} fill={fill} />
+          </li>
+        ),
+      );
       return block.ordered ? <ol>{items}</ol> : <ul>{items}</ul>;
     }
     case 'table':

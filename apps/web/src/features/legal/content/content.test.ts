@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { namesUnsetDetail } from '../lib/legal-text';
 import { LEGAL, legalDocument, type LegalBlock, type LegalDocId, type LegalDocument } from './index';
 
 const DOCS: LegalDocId[] = ['terms', 'privacy', 'refund'];
@@ -79,5 +80,29 @@ describe('legal texts', () => {
   it('state that no analytics or marketing cookies are set', () => {
     expect(fullText(legalDocument('privacy', 'ko'))).toContain('분석 쿠키나 마케팅·광고 쿠키를 설정하지 않으며');
     expect(fullText(legalDocument('privacy', 'en'))).toContain('sets no analytics cookies and no marketing or advertising cookies');
+  });
+});
+
+describe('legal texts with the operator’s details unset (issue 25: nothing "to be filled in")', () => {
+  it('name the privacy officer in a paragraph of its own, which the page leaves out while unset', () => {
+    for (const locale of ['ko', 'en'] as const) {
+      const paragraphs = legalDocument('privacy', locale).sections.flatMap((s) => s.blocks.flatMap((b) => (b.kind === 'p' ? [b.text] : [])));
+      const officer = paragraphs.filter((t) => t.includes('{ceo}'));
+      expect(officer, locale).toHaveLength(1);
+      expect(officer[0]!.replace('{ceo}', '').includes('{'), `${locale}: nothing else in the officer's paragraph`).toBe(false);
+      expect(namesUnsetDetail(officer[0]!, { ceo: null })).toBe(true);
+      expect(namesUnsetDetail(officer[0]!, { ceo: '홍길동' })).toBe(false);
+      // The contact line stays whatever is set.
+      expect(paragraphs.some((t) => t.includes('{supportEmail}') && !namesUnsetDetail(t, { ceo: null })), locale).toBe(true);
+    }
+  });
+
+  it('name {ceo} nowhere but that paragraph (a list item or table cell would leave a gap)', () => {
+    for (const doc of DOCS) {
+      for (const locale of ['ko', 'en'] as const) {
+        const others = legalDocument(doc, locale).sections.flatMap((s) => s.blocks.filter((b) => b.kind !== 'p').flatMap(texts));
+        expect(others.filter((t) => t.includes('{ceo}')), `${doc}/${locale}`).toEqual([]);
+      }
+    }
   });
 });

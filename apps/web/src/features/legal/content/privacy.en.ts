@@ -123,7 +123,8 @@ export const privacyEn: LegalDocument = {
       id: 'officer',
       heading: '10. Privacy officer and complaints',
       blocks: [
-        p('Privacy officer: {ceo} · Contact: {supportEmail}'),
+        p('Privacy officer: {ceo}'),
+        p('Privacy enquiries: {supportEmail}'),
         COMPANY,
         p('You can also report a privacy problem or ask for advice to these Korean bodies:'),
         ul(

@@ -123,7 +123,8 @@ export const privacyKo: LegalDocument = {
       id: 'officer',
       heading: '10. 개인정보 보호책임자와 권익 침해 구제',
       blocks: [
-        p('개인정보 보호책임자: {ceo} · 연락처: {supportEmail}'),
+        p('개인정보 보호책임자: {ceo}'),
+        p('개인정보 관련 문의: {supportEmail}'),
         COMPANY,
         p('개인정보 침해에 대한 신고나 상담은 아래 기관에도 할 수 있습니다.'),
         ul(

@@ -5,7 +5,8 @@ export type LegalDocId = 'terms' | 'privacy' | 'refund';
 
 /**
  * A piece of running text. Tokens filled in at render: `{supportEmail}` (a mailto link),
- * `{companyName}` and `{ceo}` (the operator's details, marked "to be filled in" when unset).
+ * `{companyName}` and `{ceo}` (the operator's details). While unset, the service's name stands in for
+ * `{companyName}`, and a text naming `{ceo}` is left out (legal-text.ts namesUnsetDetail).
  */
 export type LegalText = string;
 

@@ -18,3 +18,14 @@ export function splitLegalText(text: string): LegalPiece[] {
   if (last < text.length) out.push({ text: text.slice(last) });
   return out;
 }
+
+/** What stands in for the operator's company name while it is unset: the service's name (issue 25: no "to be filled in"). */
+export const COMPANY_NAME_FALLBACK = 'Dewy';
+
+/**
+ * Whether a text names an operator detail that is unset and has no stand-in (`{ceo}`, the privacy
+ * officer): such a paragraph or list item is left out rather than shown with a gap.
+ */
+export function namesUnsetDetail(text: string, details: { ceo: string | null }): boolean {
+  return !details.ceo && splitLegalText(text).some((piece) => 'token' in piece && piece.token === 'ceo');
+}
