@@ -3,6 +3,7 @@ import type {
   ChangePlanResponse,
   CheckoutResponse,
   CheckoutStatusResponse,
+  Currency,
   PackId,
   PaidPlan,
   ResumeSubscriptionResponse,
@@ -16,14 +17,17 @@ import { api } from './api-client';
  * through {@link api}: cookie session, no caching, failures as ApiError in the caller's language.
  */
 
-/** POST /api/payment/checkout: a new subscription; the browser then goes to `checkout_url`. */
-export function postCheckout(plan: PaidPlan): Promise<CheckoutResponse> {
-  return api.post('/api/payment/checkout', { body: { plan } });
+/**
+ * POST /api/payment/checkout: a new subscription; the browser then goes to `checkout_url`.
+ * @param currency the currency the customer chose (issue 25); left out, the server takes the language's
+ */
+export function postCheckout(plan: PaidPlan, currency?: Currency): Promise<CheckoutResponse> {
+  return api.post('/api/payment/checkout', { body: { plan, currency } });
 }
 
-/** POST /api/payment/credit-checkout: a one-time pack. */
-export function postCreditCheckout(pack: PackId): Promise<CheckoutResponse> {
-  return api.post('/api/payment/credit-checkout', { body: { package: pack } });
+/** POST /api/payment/credit-checkout: a one-time pack, in `currency` when given (as {@link postCheckout}). */
+export function postCreditCheckout(pack: PackId, currency?: Currency): Promise<CheckoutResponse> {
+  return api.post('/api/payment/credit-checkout', { body: { package: pack, currency } });
 }
 
 /** POST /api/payment/change-plan: upgrade now (prorated) or downgrade from the next cycle. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatNumber, formatSeoulDate, formatSeoulDateTime, formatSignedNumber, formatUsd } from './format';
+import { formatNumber, formatSeoulDate, formatSeoulDateTime, formatSignedNumber, formatSignedPrice } from './format';
 
 describe('display formats', () => {
   it('shows dates as the calendar day in Asia/Seoul', () => {
@@ -11,11 +11,16 @@ describe('display formats', () => {
   it('gives an empty string for an unreadable date', () => {
     expect(formatSeoulDate('not a date', 'ko')).toBe('');
   });
-  it('groups numbers and prints USD prices', () => {
+  it('groups numbers', () => {
     expect(formatNumber(14500, 'ko')).toBe('14,500');
     expect(formatNumber(14500, 'en')).toBe('14,500');
-    expect(formatUsd(9)).toBe('$9');
-    expect(formatUsd(9.5)).toBe('$9.50');
+  });
+  it('prints prices in minor units, money given back with a true minus', () => {
+    expect(formatSignedPrice(900, 'usd', 'en')).toBe('$9');
+    expect(formatSignedPrice(950, 'usd', 'ko')).toBe('$9.50');
+    expect(formatSignedPrice(12_600, 'krw', 'ko')).toBe('₩12,600');
+    expect(formatSignedPrice(-12_600, 'krw', 'ko')).toBe('\u2212₩12,600');
+    expect(formatSignedPrice(-500, 'usd', 'en')).toBe('\u2212$5');
   });
   it('shows date and time in Asia/Seoul with the zone named', () => {
     expect(formatSeoulDateTime('2026-11-23T15:30:00Z', 'ko')).toBe('2026년 11월 24일 00:30 KST');

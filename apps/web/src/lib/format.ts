@@ -1,3 +1,4 @@
+import { formatPrice, type Currency } from '@dewy/contracts';
 import type { Locale } from './locale-path';
 
 /** Dates on the account pages are shown in Korean time (001 §2: the Asia/Seoul timezone). */
@@ -19,9 +20,12 @@ export function formatNumber(n: number, locale: Locale): string {
   return new Intl.NumberFormat(intlLocale(locale)).format(n);
 }
 
-/** A USD price as the pricing page shows it in both languages ('$9', '$9.50'). */
-export function formatUsd(amount: number): string {
-  return Number.isInteger(amount) ? `$${amount}` : `$${amount.toFixed(2)}`;
+/**
+ * A price in minor units with a true minus when it is negative (money given back: '−₩12,600', '−$9');
+ * else as contracts' formatPrice writes it ('₩12,600', '$9.50').
+ */
+export function formatSignedPrice(amountMinor: number, currency: Currency, locale: Locale): string {
+  return amountMinor < 0 ? `\u2212${formatPrice(-amountMinor, currency, locale)}` : formatPrice(amountMinor, currency, locale);
 }
 
 /**

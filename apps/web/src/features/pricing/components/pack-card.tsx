@@ -1,12 +1,15 @@
-import { CREDIT_PACKS, type PackId } from '@dewy/contracts';
-import { formatNumber, formatUsd } from '../../../lib/format';
+import { CREDIT_PACKS, formatPrice, type Currency, type PackId } from '@dewy/contracts';
+import { formatNumber } from '../../../lib/format';
 import { approxImages } from '../lib/credit-math';
 import { usePricingT } from '../lib/pricing-copy';
 
-/** One one-time credit pack: name, USD price, credits; buying needs login (000 §4). */
-export function PackCard({ pack, busy, locked, disabled, onBuy }: { pack: PackId; busy: boolean; locked: boolean; disabled: boolean; onBuy: (pack: PackId) => void }) {
+/**
+ * One one-time credit pack: name, price in the page's currency (minor units), credits (the same in
+ * every currency); buying needs login (000 §4).
+ */
+export function PackCard({ pack, amount, currency, busy, locked, disabled, onBuy }: { pack: PackId; amount: number; currency: Currency; busy: boolean; locked: boolean; disabled: boolean; onBuy: (pack: PackId) => void }) {
   const { t, locale } = usePricingT();
-  const { priceUsd, credits } = CREDIT_PACKS[pack];
+  const { credits } = CREDIT_PACKS[pack];
   const images = approxImages(credits);
   return (
     <article className="pack-card card" data-testid={`pack-card-${pack}`}>
@@ -17,7 +20,9 @@ export function PackCard({ pack, busy, locked, disabled, onBuy }: { pack: PackId
         <span className="ui-badge ui-badge-muted pack-card-keep">{t('pricing.packNeverExpires')}</span>
       </div>
       <div className="pack-card-buy">
-        <p className="pack-card-price">{formatUsd(priceUsd)}</p>
+        <p className="pack-card-price" data-testid={`pack-price-${pack}`} data-currency={currency}>
+          {formatPrice(amount, currency, locale)}
+        </p>
         <button type="button" className="btn btn-primary btn-block" disabled={busy || locked || disabled} aria-busy={busy} onClick={() => onBuy(pack)} data-testid={`pack-buy-${pack}`}>
           {busy ? <span className="btn-spinner" aria-hidden="true" /> : null}
           {busy ? t('pricing.button.busy') : t('pricing.button.buy')}

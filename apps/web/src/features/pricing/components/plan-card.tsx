@@ -1,6 +1,6 @@
-import { SUBSCRIPTION_PLANS, type PaidPlan } from '@dewy/contracts';
+import { formatPrice, SUBSCRIPTION_PLANS, type Currency, type PaidPlan } from '@dewy/contracts';
 import { Tooltip } from '../../../components/ui/tooltip';
-import { formatNumber, formatUsd } from '../../../lib/format';
+import { formatNumber } from '../../../lib/format';
 import { approxImages } from '../lib/credit-math';
 import { isBuyingState, type PlanButtonState } from '../lib/plan-button';
 import { usePricingT } from '../lib/pricing-copy';
@@ -11,9 +11,11 @@ const FEATURES: Record<PaidPlan, string[]> = {
   premium: ['allRetouch', 'beta', 'history', 'subscriptionCredits'],
 };
 
-/** One monthly plan: price, credits, what it includes, and its button in the state of 000 §4. */
+/** One monthly plan: price in the page's currency, credits (the same in every currency), what it includes, and its button in the state of 000 §4. */
 export function PlanCard({
   plan,
+  amount,
+  currency,
   state,
   isCurrent,
   paymentIssue = false,
@@ -23,6 +25,9 @@ export function PlanCard({
   onAction,
 }: {
   plan: PaidPlan;
+  /** The monthly price in minor units of `currency`. */
+  amount: number;
+  currency: Currency;
   state: PlanButtonState;
   isCurrent: boolean;
   /** The current plan's payment failed: its button says so instead of "Active" (decision 030). */
@@ -35,7 +40,7 @@ export function PlanCard({
   onAction: (plan: PaidPlan, state: PlanButtonState) => void;
 }) {
   const { t, locale } = usePricingT();
-  const { priceUsd, credits } = SUBSCRIPTION_PLANS[plan];
+  const { credits } = SUBSCRIPTION_PLANS[plan];
   const images = approxImages(credits);
   return (
     <article className={`price-card card${plan === 'deluxe' ? ' is-popular' : ''}${isCurrent ? ' is-current' : ''}`} data-testid={`plan-card-${plan}`}>
@@ -50,7 +55,9 @@ export function PlanCard({
         ) : null}
       </div>
       <p className="price-card-price">
-        <span className="price-amount">{formatUsd(priceUsd)}</span>
+        <span className="price-amount" data-testid={`plan-price-${plan}`} data-currency={currency}>
+          {formatPrice(amount, currency, locale)}
+        </span>
         <span className="price-unit">{t('pricing.perMonth')}</span>
       </p>
       <p className="price-card-credits">{t('pricing.creditsPerMonth', { n: formatNumber(credits, locale) })}</p>

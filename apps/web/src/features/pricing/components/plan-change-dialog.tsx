@@ -1,5 +1,5 @@
-import type { PaidPlan } from '@dewy/contracts';
-import { planCredits } from '@dewy/contracts';
+import type { Currency, PaidPlan, PriceTable } from '@dewy/contracts';
+import { formatPrice, planCredits } from '@dewy/contracts';
 import { Dialog } from '../../../components/ui/dialog';
 import { formatNumber } from '../../../lib/format';
 import { upgradeCreditDifference } from '../lib/credit-math';
@@ -16,9 +16,13 @@ export interface PlanChange {
  * and target plan with their credits; an upgrade says it applies now, is prorated and cannot be undone;
  * a downgrade says it applies from the next cycle and can be withdrawn until then (never both texts);
  * plus the notice that a scheduled cancellation is removed. Confirm calls change-plan.
+ * Each plan shows its monthly price in the page's currency (issue 25): the subscription-status answer
+ * does not say which currency the subscription bills in, and a plan change stays in that currency.
  */
 export function PlanChangeDialog({
   change,
+  prices,
+  currency,
   cancelScheduled,
   busy,
   error,
@@ -26,6 +30,8 @@ export function PlanChangeDialog({
   onClose,
 }: {
   change: PlanChange | null;
+  prices: PriceTable;
+  currency: Currency;
   cancelScheduled: boolean;
   busy: boolean;
   error: string | null;
@@ -34,6 +40,7 @@ export function PlanChangeDialog({
 }) {
   const { t, locale } = usePricingT();
   const credits = (plan: PaidPlan) => t('pricing.change.creditsPerMonth', { n: formatNumber(planCredits(plan), locale) });
+  const price = (plan: PaidPlan) => t('pricing.change.price', { price: formatPrice(prices[plan][currency], currency, locale) });
   return (
     <Dialog
       open={change !== null}
@@ -62,6 +69,7 @@ export function PlanChangeDialog({
             <div className="change-plan" data-testid="plan-change-from">
               <span className="change-label">{t('pricing.change.current')}</span>
               <strong>{t(`plans.${change.from}`)}</strong>
+              <span className="change-price">{price(change.from)}</span>
               <span className="change-credits">{credits(change.from)}</span>
             </div>
             <span className="change-arrow" aria-hidden="true">
@@ -70,6 +78,7 @@ export function PlanChangeDialog({
             <div className="change-plan is-target" data-testid="plan-change-to">
               <span className="change-label">{t('pricing.change.target')}</span>
               <strong>{t(`plans.${change.to}`)}</strong>
+              <span className="change-price">{price(change.to)}</span>
               <span className="change-credits">{credits(change.to)}</span>
             </div>
           </div>

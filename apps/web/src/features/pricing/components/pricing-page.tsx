@@ -5,13 +5,16 @@ import { Tabs } from '../../../components/ui/tabs';
 import { ApiError } from '../../../lib/api-client';
 import { postChangePlan, postCheckout, postCreditCheckout } from '../../../lib/billing-api';
 import { stripEnPrefix } from '../../../lib/locale-path';
+import { usePrices } from '../../../lib/prices';
 import { useSession } from '../../../lib/session';
 import { notify } from '../../../lib/toast';
 import { useLocale } from '../../../lib/use-locale';
 import { hasPaymentIssue, PaymentIssueBanner, SubscriptionBlock, subscriptionDisplayState, subscriptionSnapshot, useInvalidateSubscriptionStatus, useSubscriptionStatus } from '../../../shared/subscription';
 import { paymentErrorText, useCheckoutLauncher } from '../hooks/use-purchase';
+import { useCurrencyChoice } from '../lib/currency-choice';
 import { currentPaidPlan, planButtonState, type PlanButtonState } from '../lib/plan-button';
 import { PricingLocaleContext, usePricingT } from '../lib/pricing-copy';
+import { CurrencySwitch } from './currency-switch';
 import { PackCard } from './pack-card';
 import { PlanCard } from './plan-card';
 import { PlanChangeDialog, type PlanChange } from './plan-change-dialog';
@@ -23,7 +26,9 @@ type Tab = 'monthly' | 'credits';
 /**
  * The pricing page (spec 000 §2/§4/§5/§8): monthly plans and one-time packs in two tabs, each plan's
  * button in its state, the plan-change confirmation, the caller's subscription block, a ten-item FAQ.
- * `?tab=credits` opens the one-time tab.
+ * `?tab=credits` opens the one-time tab. Prices are in won or dollars (issue 25): the language's
+ * currency unless the visitor picked the other on the currency switch (remembered), and a checkout
+ * opens in the currency shown.
  * @param contentLocale fixes the content's language (/pricing/en, /pricing/kr); else the site's language
  */
 export function PricingPage({ contentLocale }: { contentLocale?: Locale }) {
@@ -35,8 +40,13 @@ export function PricingPage({ contentLocale }: { contentLocale?: Locale }) {
 }
 
 function PricingContent() {
-  const { t, forced } = usePricingT();
+  const { t, forced, locale } = usePricingT();
   const { lp } = useLocale();
+  const prices = usePrices();
+  const [currency, setCurrency] = useCurrencyChoice(locale, prices.currencies);
+  // Until the server has said which currencies it takes, the checkout leaves the choice to it (the
+  // language's, the same rule the page shows by).
+  const checkoutCurrency = prices.currencies ? currency : undefined;
   const navigate = useNavigate();
   const location = useLocation();
   const [params, setParams] = useSearchParams();
@@ -90,13 +100,13 @@ function PricingContent() {
     }
     if (authLoading) return waitForAuth();
     if (state.kind === 'get-started') return loginFirst('');
-    if (state.kind === 'checkout') return void launch(`plan-${plan}`, () => postCheckout(plan));
+    if (state.kind === 'checkout') return void launch(`plan-${plan}`, () => postCheckout(plan, checkoutCurrency));
   };
 
   const onPack = (pack: PackId) => {
     if (authLoading) return waitForAuth();
     if (!user) return loginFirst('?tab=credits');
-    void launch(`pack-${pack}`, () => postCreditCheckout(pack));
+    void launch(`pack-${pack}`, () => postCreditCheckout(pack, checkoutCurrency));
   };
 
   const confirmChange = async () => {
@@ -130,6 +140,8 @@ function PricingContent() {
           <PlanCard
             key={plan}
             plan={plan}
+            amount={prices.table[plan][currency]}
+            currency={currency}
             state={planButtonState(plan, snap, now)}
             isCurrent={current === plan}
             paymentIssue={paymentIssue && current === plan}
@@ -148,7 +160,7 @@ function PricingContent() {
       <p className="pricing-pack-note">{t('pricing.packNote')}</p>
       <div className="pack-grid">
         {PACK_IDS.map((pack) => (
-          <PackCard key={pack} pack={pack} busy={busyKey === `pack-${pack}`} locked={busyKey !== null && busyKey !== `pack-${pack}`} disabled={Boolean(user) && paymentsOff} onBuy={onPack} />
+          <PackCard key={pack} pack={pack} amount={prices.table[pack][currency]} currency={currency} busy={busyKey === `pack-${pack}`} locked={busyKey !== null && busyKey !== `pack-${pack}`} disabled={Boolean(user) && paymentsOff} onBuy={onPack} />
         ))}
       </div>
     </div>
@@ -159,6 +171,7 @@ function PricingContent() {
       <header className="pricing-hero">
         <h1>{t('pricing.title')}</h1>
         <p className="pricing-lead">{t('pricing.lead')}</p>
+        <CurrencySwitch value={currency} available={prices.currencies} onChange={setCurrency} />
       </header>
       {user ? <PaymentIssueBanner lng={forced} /> : null}
       {paymentsOff ? (
@@ -179,6 +192,8 @@ function PricingContent() {
       <PricingFaq />
       <PlanChangeDialog
         change={change}
+        prices={prices.table}
+        currency={currency}
         cancelScheduled={snap?.providerCancelScheduled ?? false}
         busy={busyKey !== null && busyKey.startsWith('change-')}
         error={changeError}
