@@ -170,15 +170,15 @@ export const sandboxOperatorAuth = (t: TestApp) => `Bearer ${operatorToken(t.ctx
 
 /**
  * Submits the sandbox's hosted checkout form at `checkoutUrl` with `card` (default: the approved test
- * card) and waits until the sandbox's webhooks are delivered. @returns the form's answer (303 to the
- * success or failed page).
+ * card) or another of its methods (`kakao_pay` … in won), and waits until the sandbox's webhooks are
+ * delivered. @returns the form's answer (303 to the success or failed page).
  */
-export async function paySandboxCheckout(t: TestApp, checkoutUrl: string, card = '4242 4242 4242 4242') {
+export async function paySandboxCheckout(t: TestApp, checkoutUrl: string, card = '4242 4242 4242 4242', method = 'card') {
   const form = await t.app.inject({
     method: 'POST',
     url: checkoutUrl,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ card, action: 'pay' }).toString(),
+    payload: new URLSearchParams({ card, method, action: 'pay' }).toString(),
   });
   await (t.ctx.payments as SandboxProvider).idle();
   return form;

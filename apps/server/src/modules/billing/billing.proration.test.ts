@@ -40,7 +40,7 @@ describe.each(TEST_DATABASES)('upgrade proration on the sandbox on $name', (kind
       sharerId = (await signUpAndLogin(t.app)).user.id;
       await db().insert(affiliateReferrals).values({ referredId: user.id, sharerId, eligible: true });
     }
-    const res = await post(cookie, '/api/payment/checkout', { plan: 'basic' });
+    const res = await post(cookie, '/api/payment/checkout', { plan: 'basic', currency: 'usd' });
     expect(res.statusCode, res.body).toBe(200);
     const form = await paySandboxCheckout(t, res.json().checkout_url);
     expect(form.statusCode).toBe(303);

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  BillingHistoryResponseSchema,
   CancelSubscriptionResponseSchema,
   ChangePlanResponseSchema,
   CheckoutResponseSchema,
@@ -9,6 +10,7 @@ import {
   PlanCheckoutRequestSchema,
   PlanRequestSchema,
   PricesResponseSchema,
+  ReceiptResponseSchema,
   ResumeSubscriptionResponseSchema,
   SubscriptionStatusResponseSchema,
   WithdrawDowngradeResponseSchema,
@@ -19,6 +21,7 @@ import { requestLocale } from '../../lib/locale';
 import { userOf } from '../../lib/request-user';
 import { cancelSubscription, changePlan, checkoutStatus, prices, resumeSubscription, startCheckout, subscriptionStatus, withdrawDowngrade } from './billing.service';
 import { handleWebhook, webhookErrorOf } from './billing.webhooks';
+import { billingHistory, receipt } from './billing-history';
 
 /** Checkouts a user may start per window (a human buys a few times an hour; a loop buys none). */
 const CHECKOUTS_PER_HOUR = 30;
@@ -103,6 +106,36 @@ export function billingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (req) => withdrawDowngrade(ctx, userOf(req), requestLocale(req.headers, req.cookies)),
+    );
+
+    // Ours (issue 25): the billing history of My Page and our printable receipt of one payment.
+    app.get(
+      '/api/billing/history',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['payment'],
+          summary: 'Billing history',
+          description: 'Every payment, renewal, failed charge and refund of the caller, newest first, 25 a page; `before` is the previous page\'s nextCursor.',
+          querystring: z.object({ before: z.string().max(80).optional() }).strict(),
+          response: { 200: BillingHistoryResponseSchema },
+        },
+      },
+      async (req) => billingHistory(ctx, userOf(req).id, req.query.before),
+    );
+    app.get(
+      '/api/billing/receipts/:paymentId',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['payment'],
+          summary: 'Receipt of one payment',
+          description: 'Our receipt of one of the caller\'s payments (404 for another account\'s, a failed or an open one).',
+          params: z.object({ paymentId: z.coerce.number().int().positive().max(2_147_483_647) }),
+          response: { 200: ReceiptResponseSchema },
+        },
+      },
+      async (req) => receipt(ctx, userOf(req).id, req.params.paymentId),
     );
 
     // The webhook reads its body raw: the signature covers the exact bytes the provider sent.

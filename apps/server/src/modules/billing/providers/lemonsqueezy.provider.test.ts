@@ -130,6 +130,9 @@ describe('getOrder', () => {
       amountMinor: 1000,
       refundedMinor: 0,
       createdAt: new Date(iso(order.attributes.created_at)),
+      currency: 'usd',
+      method: null,
+      receiptUrl: (order.attributes as { urls: { receipt: string } }).urls.receipt,
     });
   });
 
@@ -196,6 +199,7 @@ describe('getSubscription', () => {
       cancelAtPeriodEnd: false,
       endedAt: null,
       createdAt: new Date(iso(a.created_at)),
+      currency: 'usd',
     });
     expect(iso(a.renews_at).slice(0, 10)).toBe('2025-02-28');
   });
@@ -302,6 +306,9 @@ describe('getInvoice', () => {
       refundedMinor: 0,
       createdAt: new Date(iso(invoice.attributes.created_at)),
       proration: null,
+      currency: 'usd',
+      method: 'card',
+      receiptUrl: (invoice.attributes as { urls: { invoice_url: string } }).urls.invoice_url,
     });
   });
 
