@@ -2087,6 +2087,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/billing/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Billing history
+         * @description Every payment, renewal, failed charge and refund of the caller, newest first, 25 a page; `before` is the previous page's nextCursor.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    before?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entries: {
+                                amount: number;
+                                at: string;
+                                credits: number;
+                                /** @enum {string} */
+                                currency: "usd" | "krw";
+                                id: string;
+                                item: string;
+                                /** @enum {string} */
+                                kind: "purchase" | "subscription" | "renewal" | "upgrade" | "failed" | "refund";
+                                method: string | null;
+                                paymentId: number;
+                                receiptUrl: string | null;
+                            }[];
+                            nextCursor: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/receipts/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Receipt of one payment
+         * @description Our receipt of one of the caller's payments (404 for another account's, a failed or an open one).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    paymentId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            receipt: {
+                                amount: number;
+                                credits: number;
+                                /** @enum {string} */
+                                currency: "usd" | "krw";
+                                customer: {
+                                    email: string;
+                                    name: string | null;
+                                };
+                                item: string;
+                                /** @enum {string} */
+                                kind: "purchase" | "subscription" | "renewal" | "upgrade" | "failed" | "refund";
+                                method: string | null;
+                                number: string;
+                                paidAt: string;
+                                paymentId: number;
+                                provider: string;
+                                providerPaymentId: string;
+                                refunded: number;
+                                refundedAt: string | null;
+                                /** @enum {string} */
+                                status: "paid" | "refunded" | "partially_refunded";
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/credit/use": {
         parameters: {
             query?: never;
@@ -3141,6 +3267,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @enum {string} */
+                        currency?: "usd" | "krw";
+                        /** @enum {string} */
                         plan: "basic" | "deluxe" | "premium";
                     };
                 };
@@ -3238,6 +3366,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @enum {string} */
+                        currency?: "usd" | "krw";
+                        /** @enum {string} */
                         package: "package1" | "package2" | "package3" | "package4" | "package5";
                     };
                 };
@@ -3259,6 +3389,83 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prices in dollars and won
+         * @description The price of every plan and pack in USD (cents) and KRW (won), with the configured overrides, and the currencies a checkout can be opened in with the payment provider in use (issue 25).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            currencies: ("usd" | "krw")[];
+                            prices: {
+                                basic: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                                deluxe: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                                package1: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                                package2: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                                package3: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                                package4: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                                package5: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                                premium: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
