@@ -2087,6 +2087,132 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/billing/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Billing history
+         * @description Every payment, renewal, failed charge and refund of the caller, newest first, 25 a page; `before` is the previous page's nextCursor.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    before?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            entries: {
+                                amount: number;
+                                at: string;
+                                credits: number;
+                                /** @enum {string} */
+                                currency: "usd" | "krw";
+                                id: string;
+                                item: string;
+                                /** @enum {string} */
+                                kind: "purchase" | "subscription" | "renewal" | "upgrade" | "failed" | "refund";
+                                method: string | null;
+                                paymentId: number;
+                                receiptUrl: string | null;
+                            }[];
+                            nextCursor: string | null;
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/billing/receipts/{paymentId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Receipt of one payment
+         * @description Our receipt of one of the caller's payments (404 for another account's, a failed or an open one).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    paymentId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            receipt: {
+                                amount: number;
+                                credits: number;
+                                /** @enum {string} */
+                                currency: "usd" | "krw";
+                                customer: {
+                                    email: string;
+                                    name: string | null;
+                                };
+                                item: string;
+                                /** @enum {string} */
+                                kind: "purchase" | "subscription" | "renewal" | "upgrade" | "failed" | "refund";
+                                method: string | null;
+                                number: string;
+                                paidAt: string;
+                                paymentId: number;
+                                provider: string;
+                                providerPaymentId: string;
+                                refunded: number;
+                                refundedAt: string | null;
+                                /** @enum {string} */
+                                status: "paid" | "refunded" | "partially_refunded";
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/credit/use": {
         parameters: {
             query?: never;
