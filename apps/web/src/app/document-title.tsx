@@ -24,8 +24,10 @@ export function DocumentTitle() {
   const { t } = useTranslation();
   const { pathname } = useLocation();
   useEffect(() => {
-    const first = stripEnPrefix(pathname).split('/')[1] ?? '';
-    const key = TITLE_KEYS[first];
+    const segments = stripEnPrefix(pathname).split('/');
+    const first = segments[1] ?? '';
+    // A receipt is titled as one: the title is what a printed page carries at its top.
+    const key = first === 'mypage' && segments[2] === 'receipts' ? 'pages.receipt' : TITLE_KEYS[first];
     document.title = key ? `${t(key)} · Dewy` : `Dewy — ${t('landing.eyebrow')}`;
   }, [pathname, t]);
   return null;

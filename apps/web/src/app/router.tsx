@@ -30,6 +30,7 @@ const NotFoundPage = lazyPage(() => import('./coming-soon-page').then((m) => ({ 
 const UpscalePage = lazyPage(() => import('../features/upscale/components/upscale-page').then((m) => ({ default: m.UpscalePage })));
 const BatchPage = lazyPage(() => import('../features/batch/components/batch-page').then((m) => ({ default: m.BatchPage })));
 const MyPage = lazyPage(() => import('../features/mypage/components/mypage').then((m) => ({ default: m.MyPage })));
+const ReceiptPage = lazyPage(() => import('../features/mypage/components/receipt-page').then((m) => ({ default: m.ReceiptPage })));
 const ImageGenerationPage = lazyPage(() => import('../features/image-generation/components/image-generation-page').then((m) => ({ default: m.ImageGenerationPage })));
 const ImageEditPage = lazyPage(() => import('../features/image-edit/components/image-edit-page').then((m) => ({ default: m.ImageEditPage })));
 const FaceEditPage = lazyPage(() => import('../features/face-edit/components/face-edit-page').then((m) => ({ default: m.FaceEditPage })));
@@ -109,6 +110,15 @@ function pageRoutes(): RouteObject[] {
       element: (
         <RequireAuth>
           <MyPage />
+        </RequireAuth>
+      ),
+    },
+    // Our printable receipt of one of the caller's payments (issue 25).
+    {
+      path: 'mypage/receipts/:id',
+      element: (
+        <RequireAuth>
+          <ReceiptPage />
         </RequireAuth>
       ),
     },

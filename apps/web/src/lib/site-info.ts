@@ -22,3 +22,12 @@ export function useSiteInfo(): { company: SiteInfoResponse['company']; supportEm
   const data = query.data ?? EMPTY;
   return { company: data.company, supportEmail: data.supportEmail ?? SUPPORT_EMAIL, loaded: query.status === 'success' };
 }
+
+/**
+ * The details exactly as the operator set them, for a document that must not invent any (the receipt's
+ * seller block, issue 25): the support e-mail is null while unset, with no build-time stand-in.
+ */
+export function useSiteInfoDetails(): { company: SiteInfoResponse['company']; supportEmail: string | null } {
+  const data = useSiteInfoResource().data ?? EMPTY;
+  return { company: data.company, supportEmail: data.supportEmail };
+}

@@ -8,6 +8,7 @@ import { AccountCard } from './account-card';
 import { AffiliateCard } from './affiliate-card';
 import { ApiKeysCard } from './api-keys-card';
 import { BatchesCard } from './batches-card';
+import { BillingHistory } from './billing-history';
 import { CreditHistory } from './credit-history';
 import { CreditsCard } from './credits-card';
 import { DeleteAccountCard } from './delete-account-card';
@@ -18,8 +19,8 @@ import './mypage.css';
 
 /**
  * My Page (/mypage, /en/mypage; spec 001 §2–§4/§7/§8, issue 10): profile, sign-in methods (issue 14), credits by bucket, plan and
- * the subscription block (Cancel/Resume), the sharer's link and results, the history tabs and the
- * credit history, the API keys (decision 040). `?payment=success` shows a success banner; `?refresh=<ts>` refreshes subscription and
+ * the subscription block (Cancel/Resume), the sharer's link and results, the history tabs, the billing
+ * history with its receipts (issue 25) and the credit history, the API keys (decision 040). `?payment=success` shows a success banner; `?refresh=<ts>` refreshes subscription and
  * credits at once and is then removed. Signed-in only (the route guards it).
  */
 export function MyPage() {
@@ -52,6 +53,7 @@ export function MyPage() {
       <AffiliateCard />
       <HistorySection userId={user.id} />
       <BatchesCard />
+      <BillingHistory />
       <CreditHistory />
       <ApiKeysCard />
       <DeleteAccountCard />
