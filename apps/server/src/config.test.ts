@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config';
+import { loadConfig, missingSellerDetails, sellerDetailsWarning } from './config';
 
 /**
  * Issue 21 point 6 (decision 028): in production the server refuses to start on the sandbox provider —
@@ -43,5 +43,21 @@ describe('the webhooks loopback switch', () => {
     expect(loadConfig({ ...base, WEBHOOKS_ALLOW_LOOPBACK: 'true', NODE_ENV: 'test' }).webhooks.allowLoopback).toBe(true);
     expect(() => loadConfig({ ...base, WEBHOOKS_ALLOW_LOOPBACK: 'true', NODE_ENV: 'production' })).toThrow(/WEBHOOKS_ALLOW_LOOPBACK: a test switch/);
     expect(loadConfig({ ...base, NODE_ENV: 'production' }).webhooks).toEqual({ allowLoopback: false, pollMs: 2000, timeoutMs: 10_000 });
+  });
+});
+
+describe('the seller\'s details (issue 25)', () => {
+  const base = { NODE_ENV: 'production', APP_SECRET: 'x'.repeat(40), PAYMENTS_PROVIDER: 'stripe' };
+  const all = { COMPANY_NAME: '듀이 주식회사', COMPANY_CEO: '김듀이', COMPANY_REGISTRATION_NO: '123-45-67890', COMPANY_MAIL_ORDER_NO: '2026-서울강남-0001', COMPANY_ADDRESS: '서울특별시 강남구 테헤란로 1', SUPPORT_EMAIL: 'help@dewy.example' };
+  it('production warns loudly naming each missing variable; nothing missing or not production: no warning', () => {
+    const missing = loadConfig({ ...base, COMPANY_NAME: '듀이 주식회사', SUPPORT_EMAIL: 'help@dewy.example' });
+    expect(missingSellerDetails(missing)).toEqual(['COMPANY_CEO', 'COMPANY_REGISTRATION_NO', 'COMPANY_MAIL_ORDER_NO', 'COMPANY_ADDRESS']);
+    const warning = sellerDetailsWarning(missing);
+    expect(warning).toContain('WARNING');
+    expect(warning).toContain('COMPANY_CEO, COMPANY_REGISTRATION_NO, COMPANY_MAIL_ORDER_NO, COMPANY_ADDRESS');
+    expect(sellerDetailsWarning(loadConfig({ ...base, ...all }))).toBeNull();
+    expect(sellerDetailsWarning(loadConfig({ NODE_ENV: 'development' }))).toBeNull();
+    // Blank values count as missing (the pages then show nothing, never a placeholder).
+    expect(missingSellerDetails(loadConfig({ ...base, ...all, COMPANY_ADDRESS: '   ' }))).toEqual(['COMPANY_ADDRESS']);
   });
 });
