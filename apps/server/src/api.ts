@@ -1,4 +1,4 @@
-import { loadConfig } from './config';
+import { loadConfig, missingSellerDetails, sellerDetailsWarning } from './config';
 import { buildApp } from './app';
 import { closeContext, createContext } from './bootstrap';
 import { recoverAtStart, startHousekeeping } from './housekeeping';
@@ -13,6 +13,11 @@ async function main() {
   const config = loadConfig();
   const ctx = await createContext(config);
   const app = await buildApp(ctx);
+  const sellerWarning = sellerDetailsWarning(config);
+  if (sellerWarning) {
+    console.warn(sellerWarning);
+    ctx.log.warn({ missing: missingSellerDetails(config) }, 'seller details missing: pages show nothing for them');
+  }
   const recovered = await recoverAtStart(ctx);
   if (recovered.length) ctx.log.warn({ recovered }, 'failed and refunded jobs left behind by a crash');
   if (config.workers.inProcess) await ctx.queue.startWorkers({ concurrency: config.workers.concurrency });

@@ -641,3 +641,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
   };
 }
+
+/**
+ * The seller's details Korean e-commerce law asks an online shop to display (issue 25: footer, legal
+ * pages, receipts), as the variables that set them. @returns the names of those not set.
+ */
+export function missingSellerDetails(config: Pick<AppConfig, 'site'>): string[] {
+  const { company, supportEmail } = config.site;
+  const fields: [string, string | null][] = [
+    ['COMPANY_NAME', company.name],
+    ['COMPANY_CEO', company.ceo],
+    ['COMPANY_REGISTRATION_NO', company.registrationNo],
+    ['COMPANY_MAIL_ORDER_NO', company.mailOrderNo],
+    ['COMPANY_ADDRESS', company.address],
+    ['SUPPORT_EMAIL', supportEmail],
+  ];
+  return fields.filter(([, v]) => !v).map(([name]) => name);
+}
+
+/**
+ * The loud warning `npm start` prints in production while seller details are missing (the pages then
+ * show nothing for them, never placeholder text); null when all are set or outside production.
+ */
+export function sellerDetailsWarning(config: Pick<AppConfig, 'site' | 'env'>): string | null {
+  const missing = missingSellerDetails(config);
+  if (config.env !== 'production' || missing.length === 0) return null;
+  return [
+    '',
+    '  ************************************************************************************',
+    '  WARNING: the seller\'s details are not configured. Korean e-commerce law requires an online',
+    '  shop to show them; the footer, legal pages and receipts leave them out until you set:',
+    `    ${missing.join(', ')}`,
+    '  ************************************************************************************',
+    '',
+  ].join('\n');
+}

@@ -143,6 +143,8 @@ export const SubscriptionStatusResponseSchema = z.object({
            * (PAYMENT_ISSUE_STATUSES) and the provider has one; else null.
            */
           urls: z.object({ update_payment_method: z.string().nullable() }),
+          /** Ours (issue 25): the currency it bills in, fixed at its checkout (plan changes are priced in it). */
+          currency: z.enum(['usd', 'krw']),
         }),
         /** `action: 'cancel'` means a cancellation is scheduled (000 §3). */
         scheduled_change: z.object({ action: z.enum(['cancel', 'downgrade']), effective_at: z.string(), plan: PaidPlanSchema.optional() }).nullable(),

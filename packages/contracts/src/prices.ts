@@ -30,13 +30,16 @@ export function itemCredits(item: CatalogItem): number {
 
 /**
  * A decimal amount in major units, as configuration writes it ('9', '9.50', '12900'), in minor units.
+ * A zero-decimal currency takes only zeros after the point ('12900.00' is 12900 won; '12.5' is not).
  * @returns the integer, or null when it is not a positive amount with at most the currency's decimals.
  */
 export function parseMajorUnits(text: string, currency: Currency): number | null {
   const digits = CURRENCY_EXPONENT[currency];
-  const m = new RegExp(`^(\\d{1,9})(?:\\.(\\d{1,${Math.max(digits, 1)}}))?$`).exec(text.trim());
-  if (!m || (digits === 0 && m[2] !== undefined && !/^0+$/.test(m[2]))) return null;
-  const minor = Number(m[1]) * 10 ** digits + (digits > 0 ? Number((m[2] ?? '').padEnd(digits, '0')) : 0);
+  const m = /^(\d{1,9})(?:\.(\d+))?$/.exec(text.trim());
+  if (!m) return null;
+  const fraction = m[2] ?? '';
+  if (digits === 0 ? !/^0*$/.test(fraction) : fraction.length > digits) return null;
+  const minor = Number(m[1]) * 10 ** digits + (digits > 0 ? Number(fraction.padEnd(digits, '0')) : 0);
   return minor > 0 ? minor : null;
 }
 

@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
  * status; `expand[]` on retrieves (strict: expanding something that cannot be expanded is a 400, as at
  * Stripe); `Idempotency-Key` on POSTs replays the first answer.
  *
- *   POST /v1/checkout/sessions                      create (validates mode vs price, *_data vs mode)
+ *   POST /v1/checkout/sessions                      create (validates mode vs price, *_data vs mode, one currency
+ *        for every line; `allowed_payment_method_types` and `locale` recorded on the session, see Currencies below)
  *   GET  /v1/checkout/sessions[?payment_intent=…]   list;  GET /v1/checkout/sessions/{id} (line_items includable)
  *   GET  /v1/subscriptions/{id};  POST /v1/subscriptions/{id}   items[].price, proration_behavior
  *        (always_invoice raises a prorated `subscription_update` invoice), cancel_at_period_end,
@@ -33,17 +34,55 @@ import type { AddressInfo } from 'node:net';
  * version 2026-10-28.endive (period bounds on subscription items, `invoice.parent.subscription_details`,
  * invoice payments). Test helpers below move the state as Stripe would (checkout completion, renewals,
  * failed renewals, refunds, the end of a subscription) and sign webhook events exactly like Stripe.
+ *
+ * Currencies and payment methods (issue 25): every price has a currency (`usd` unless it says
+ * otherwise); sessions, subscriptions, invoices, payment intents, charges and refunds take the currency
+ * of their price. Amounts are in the currency's minor unit as at Stripe: cents for USD, won for KRW (a
+ * zero-decimal currency, https://docs.stripe.com/currencies#zero-decimal: no ×100). A subscription
+ * refuses an item price in another currency (400), as Stripe does. A session's `payment_method_types`
+ * is what Stripe's dynamic payment methods would offer — {@link FAKE_DASHBOARD_METHODS}, or the
+ * session's `allowed_payment_method_types` — filtered to the methods compatible with the session
+ * (https://docs.stripe.com/payments/kakao-pay/accept-a-payment and its siblings): the Korean methods
+ * (`kr_card`, `kakao_pay`, `naver_pay`, `payco`, `samsung_pay`) only in `krw`, and `payco` /
+ * `samsung_pay` never in subscription mode. Like Stripe's `allowed_payment_method_types` (a filter
+ * that silently drops incompatible methods, changelog 2026-09-30.endive), an incompatible method in the
+ * list is left out; a list that leaves nothing the session can take is refused with a 400 (the fake's
+ * reading of "no method to offer"), an unknown type is a 400, and `payment_method_types`, removed from
+ * Checkout Session creation in this API version, is refused with a 400. Payments are made with a
+ * method (`completeCheckout(id, { method })`, default `card`) the session offers — a method it does
+ * not offer cannot be paid with — and set `charge.payment_method_details.type` and `receipt_url`; a
+ * subscription keeps that method as its default payment method and renews with it.
  */
 
 // Stripe objects are plain JSON here.
 type Json = Record<string, unknown>;
 
 export interface FakeStripePrice {
-  /** Unit amount in cents. */
+  /** Unit amount in the currency's minor unit: cents for USD, won for KRW (zero-decimal). */
   amount: number;
   /** Recurring prices bill per interval (a month = 30 days); absent = one-time. */
   recurring?: { interval: 'day' | 'week' | 'month' | 'year'; interval_count?: number };
+  /** Lower-case ISO 4217 code; `usd` when absent. */
   currency?: string;
+}
+
+/** Payment method types a payment in the fake can be made with (Stripe's PaymentMethod `type`). */
+export const FAKE_PAYMENT_METHODS = ['card', 'kr_card', 'kakao_pay', 'naver_pay', 'payco', 'samsung_pay'] as const;
+export type FakePaymentMethod = (typeof FAKE_PAYMENT_METHODS)[number];
+
+/** What the fake's "Dashboard" has turned on: the methods a session without a filter may offer. */
+export const FAKE_DASHBOARD_METHODS: readonly FakePaymentMethod[] = FAKE_PAYMENT_METHODS;
+
+/** The South Korean methods: "Supported currencies: `krw`" (e.g. https://docs.stripe.com/payments/kakao-pay/accept-a-payment). */
+const KOREAN_METHODS: readonly string[] = ['kr_card', 'kakao_pay', 'naver_pay', 'payco', 'samsung_pay'];
+/** Korean methods Checkout refuses in subscription mode ("Subscription mode: No" in their docs). */
+const ONE_TIME_ONLY_METHODS: readonly string[] = ['payco', 'samsung_pay'];
+
+/** Whether Checkout can offer `method` in a session of `mode` billed in `currency`. */
+export function methodFits(method: string, mode: 'payment' | 'subscription', currency: string): boolean {
+  if (!(FAKE_PAYMENT_METHODS as readonly string[]).includes(method)) return false;
+  if (KOREAN_METHODS.includes(method) && currency !== 'krw') return false;
+  return !(mode === 'subscription' && ONE_TIME_ONLY_METHODS.includes(method));
 }
 
 export interface FakeStripeOptions {
@@ -75,21 +114,23 @@ export interface FakeStripe {
   failNext(status: number, type?: string, message?: string): void;
 
   /**
-   * Completes an open Checkout Session as a paying customer would. Payment mode: a payment intent and a
-   * charge (`payment: 'processing'` leaves the intent processing and the session unpaid, as an async
-   * method would). Subscription mode: a customer, an active subscription (metadata from
-   * `subscription_data.metadata`), its paid `subscription_create` invoice with intent, charge and
-   * invoice payment.
+   * Completes an open Checkout Session as a paying customer would, paying with `method` (default
+   * `card`; it must be one of the session's `payment_method_types`, else this throws: the customer could
+   * not have picked it). Payment mode: a payment intent and a charge (`payment: 'processing'` leaves the
+   * intent processing and the session unpaid, as an async method would). Subscription mode: a customer,
+   * an active subscription (metadata from `subscription_data.metadata`, `method` as its default payment
+   * method), its paid `subscription_create` invoice with intent, charge and invoice payment. Every
+   * charge carries `payment_method_details.type` = `method` and a `receipt_url`.
    */
-  completeCheckout(sessionId: string, opts?: { payment?: 'succeeded' | 'processing' }): { subscriptionId: string | null; invoiceId: string | null; paymentIntentId: string | null; chargeId: string | null };
+  completeCheckout(sessionId: string, opts?: { payment?: 'succeeded' | 'processing'; method?: FakePaymentMethod }): { subscriptionId: string | null; invoiceId: string | null; paymentIntentId: string | null; chargeId: string | null };
   /** The async payment of a completed session was declined (intent back to requires_payment_method). */
   failAsyncPayment(sessionId: string): void;
   /** The async payment of a completed session succeeded. */
   succeedAsyncPayment(sessionId: string): void;
   /** An open session expired unpaid. */
   expireCheckout(sessionId: string): void;
-  /** Creates an active subscription directly (any known recurring price), as the dashboard could. */
-  seedSubscription(priceId: string, metadata?: Record<string, string>): string;
+  /** Creates an active subscription directly (any known recurring price; paid by `method`, default card), as the dashboard could. */
+  seedSubscription(priceId: string, metadata?: Record<string, string>, method?: FakePaymentMethod): string;
   /**
    * The period ends and the next one is billed (paid `subscription_cycle` invoice). Applies a schedule's
    * next phase, or releases / cancels the schedule after its last one; a subscription set to cancel at
@@ -231,13 +272,27 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
     return intervalSeconds(r?.interval ?? 'month', r?.interval_count ?? 1);
   }
   const amountOf = (priceId: string) => opts.prices[priceId]?.amount ?? 0;
+  const currencyOfPrice = (priceId: string) => opts.prices[priceId]?.currency ?? 'usd';
+  /** Stripe refuses an item price in another currency than the subscription's. */
+  function sameCurrency(sub: Json, priceId: string, param: string): void {
+    const c = currencyOfPrice(priceId);
+    if (c !== sub.currency) throw new StripeHttpError(400, `The price specified only supports \`${c}\`. This doesn't match the expected currency: \`${String(sub.currency)}\`.`, 'invalid_request_error', undefined, param);
+  }
+
+  // ---------- payment methods ----------
+  /** A payment method of `type` (what a customer paid with; a subscription's default). */
+  function createPaymentMethod(type: FakePaymentMethod, customer: string | null): Json {
+    return store({ id: newId('pm'), object: 'payment_method', type, [type]: {}, customer, created: now(), metadata: {} });
+  }
+  const methodTypeOf = (pmId: unknown): FakePaymentMethod => (typeof pmId === 'string' ? ((objects.get(pmId)?.type as FakePaymentMethod | undefined) ?? 'card') : 'card');
 
   // ---------- payments ----------
-  function createPayment(amount: number, metadata: Json, customer: string | null, outcome: 'succeeded' | 'processing' | 'failed'): { pi: Json; charge: Json | null } {
+  function createPayment(amount: number, currency: string, metadata: Json, customer: string | null, outcome: 'succeeded' | 'processing' | 'failed', paymentMethod: string): { pi: Json; charge: Json | null } {
     const t = now();
     const pi = store({
-      id: newId('pi'), object: 'payment_intent', amount, amount_received: outcome === 'succeeded' ? amount : 0, currency: 'usd',
+      id: newId('pi'), object: 'payment_intent', amount, amount_received: outcome === 'succeeded' ? amount : 0, currency,
       customer, metadata: { ...metadata }, created: t, latest_charge: null as string | null, last_payment_error: null as Json | null,
+      payment_method: paymentMethod, payment_method_types: [methodTypeOf(paymentMethod)],
       status: outcome === 'succeeded' ? 'succeeded' : outcome === 'processing' ? 'processing' : 'requires_payment_method',
     });
     if (outcome === 'processing') return { pi, charge: null };
@@ -246,11 +301,16 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
   /** A charge of the intent's amount: succeeded (the intent succeeds) or declined. */
   function chargeIntent(pi: Json, outcome: 'succeeded' | 'failed'): Json {
     const amount = pi.amount as number;
+    const type = methodTypeOf(pi.payment_method);
+    const id = newId('ch');
     const charge = store({
-      id: newId('ch'), object: 'charge', amount, amount_captured: outcome === 'succeeded' ? amount : 0, amount_refunded: 0, refunded: false,
+      id, object: 'charge', amount, amount_captured: outcome === 'succeeded' ? amount : 0, amount_refunded: 0, refunded: false,
       captured: outcome === 'succeeded', paid: outcome === 'succeeded', status: outcome === 'succeeded' ? 'succeeded' : 'failed',
-      currency: 'usd', customer: pi.customer, metadata: { ...(pi.metadata as Json) }, payment_intent: pi.id, created: now(),
+      currency: pi.currency, customer: pi.customer, metadata: { ...(pi.metadata as Json) }, payment_intent: pi.id, created: now(),
       failure_code: outcome === 'failed' ? 'card_declined' : null,
+      payment_method: pi.payment_method, payment_method_details: { type, [type]: {} },
+      // Stripe's receipt page of the charge (kept up to date with its refunds).
+      receipt_url: `${origin}/receipts/payment/${id}`,
     });
     pi.latest_charge = charge.id;
     pi.status = outcome === 'succeeded' ? 'succeeded' : 'requires_payment_method';
@@ -268,7 +328,7 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
   }
 
   // ---------- subscriptions, invoices ----------
-  function createSubscription(priceId: string, metadata: Json, customer: string): Json {
+  function createSubscription(priceId: string, metadata: Json, customer: string, paymentMethod: string): Json {
     const t = now();
     const id = newId('sub');
     const item = {
@@ -276,7 +336,8 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
       current_period_start: t, current_period_end: t + periodSeconds(priceId),
     };
     return store({
-      id, object: 'subscription', status: 'active', customer, currency: 'usd', collection_method: 'charge_automatically',
+      id, object: 'subscription', status: 'active', customer, currency: currencyOfPrice(priceId), collection_method: 'charge_automatically',
+      default_payment_method: paymentMethod,
       metadata: { ...metadata }, cancel_at_period_end: false, cancel_at: null as number | null, canceled_at: null as number | null,
       ended_at: null as number | null, created: t, start_date: t, billing_cycle_anchor: t, schedule: null as string | null,
       latest_invoice: null as string | null, items: list([item], `/v1/subscription_items?subscription=${id}`),
@@ -293,7 +354,7 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
     const item = itemOf(sub);
     const paid = outcome === 'succeeded' || total <= 0;
     const inv = store({
-      id, object: 'invoice', status: paid ? 'paid' : 'open', billing_reason: reason, customer: sub.customer, currency: 'usd', created: t,
+      id, object: 'invoice', status: paid ? 'paid' : 'open', billing_reason: reason, customer: sub.customer, currency: sub.currency, created: t,
       amount_due: Math.max(total, 0), amount_paid: paid ? Math.max(total, 0) : 0, amount_remaining: paid ? 0 : total, total, subtotal: total,
       attempted: true, attempt_count: 1, next_payment_attempt: paid ? null : t + 3 * DAY,
       // The hosted invoice page (where the customer pays an open invoice with another card).
@@ -302,7 +363,7 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
       parent: { type: 'subscription_details', quote_details: null, subscription_details: { subscription: sub.id, metadata: clone(sub.metadata) } },
       status_transitions: { paid_at: paid ? t : null, finalized_at: t, voided_at: null, marked_uncollectible_at: null },
       lines: list(lines.map((l) => ({
-        id: newId('il'), object: 'line_item', amount: l.amount, currency: 'usd', invoice: id, quantity: 1, metadata: {},
+        id: newId('il'), object: 'line_item', amount: l.amount, currency: sub.currency, invoice: id, quantity: 1, metadata: {},
         description: l.proration ? `${l.amount < 0 ? 'Unused' : 'Remaining'} time on ${l.priceId}` : `1 × ${l.priceId}`,
         period: { start: l.start, end: l.end },
         pricing: { type: 'price_details', price_details: { price: l.priceId, product: 'prod_fake' }, unit_amount_decimal: String(amountOf(l.priceId)) },
@@ -315,9 +376,9 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
     });
     sub.latest_invoice = id;
     if (total > 0) {
-      const { pi } = createPayment(total, {}, sub.customer as string, outcome);
+      const { pi } = createPayment(total, sub.currency as string, {}, sub.customer as string, outcome, sub.default_payment_method as string);
       store({
-        id: newId('inpay'), object: 'invoice_payment', invoice: id, amount_requested: total, amount_paid: paid ? total : null, currency: 'usd',
+        id: newId('inpay'), object: 'invoice_payment', invoice: id, amount_requested: total, amount_paid: paid ? total : null, currency: sub.currency,
         status: paid ? 'paid' : 'open', is_default: true, created: t, payment: { type: 'payment_intent', payment_intent: pi.id },
         status_transitions: { paid_at: paid ? t : null, canceled_at: null },
       });
@@ -426,24 +487,37 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
     if (!str(b.success_url)) throw new StripeHttpError(400, 'Missing required param: success_url.', 'invalid_request_error', 'parameter_missing', 'success_url');
     if (b.payment_intent_data !== undefined && mode !== 'payment') throw new StripeHttpError(400, `You can not pass \`payment_intent_data\` in \`${mode}\` mode.`, 'invalid_request_error', undefined, 'payment_intent_data');
     if (b.subscription_data !== undefined && mode !== 'subscription') throw new StripeHttpError(400, `You can not pass \`subscription_data\` in \`${mode}\` mode.`, 'invalid_request_error', undefined, 'subscription_data');
+    // Removed from Checkout Session creation in 2026-09-30.endive (dynamic payment methods instead).
+    if (b.payment_method_types !== undefined) throw new StripeHttpError(400, 'Received unknown parameter: payment_method_types. Use `allowed_payment_method_types` or dynamic payment methods instead.', 'invalid_request_error', 'payment_method_types_no_longer_supported', 'payment_method_types');
+    if (b.allowed_payment_method_types !== undefined && b.excluded_payment_method_types !== undefined) {
+      throw new StripeHttpError(400, 'You cannot pass both `allowed_payment_method_types` and `excluded_payment_method_types`.', 'invalid_request_error', undefined, 'allowed_payment_method_types');
+    }
+    const locale = b.locale === undefined ? null : str(b.locale);
+    if (locale === undefined || (locale !== null && !/^(auto|[a-z]{2}(-[A-Z]{2})?)$/.test(locale))) throw new StripeHttpError(400, `Invalid locale: ${String(b.locale)}`, 'invalid_request_error', undefined, 'locale');
     const id = `cs_test_${randomBytes(16).toString('hex')}`;
     let total = 0;
+    let currency: string | null = null;
     const lineItems = items.map((li, i) => {
       const price = priceObject(str(li.price) ?? '');
       const quantity = li.quantity === undefined ? 1 : int(li.quantity, `line_items[${i}][quantity]`);
       if (mode === 'subscription' && !price.recurring) throw new StripeHttpError(400, 'You must provide at least one recurring price in `subscription` mode when using prices.', 'invalid_request_error', undefined, 'line_items');
       if (mode === 'payment' && price.recurring) throw new StripeHttpError(400, 'You specified `payment` mode but passed a recurring price. Either switch to `subscription` mode or use only one-time prices.', 'invalid_request_error', undefined, 'line_items');
+      if (currency !== null && price.currency !== currency) throw new StripeHttpError(400, 'All line items of a Checkout Session must be in the same currency.', 'invalid_request_error', undefined, `line_items[${i}][price]`);
+      currency = price.currency as string;
       const amount = (price.unit_amount as number) * quantity;
       total += amount;
-      return { id: newId('li'), object: 'item', price, quantity, amount_subtotal: amount, amount_total: amount, currency: 'usd', description: price.id };
+      return { id: newId('li'), object: 'item', price, quantity, amount_subtotal: amount, amount_total: amount, currency, description: price.id };
     });
+    const sessionCurrency = String((lineItems[0] as Json).currency);
+    const methods = offeredMethods(b.allowed_payment_method_types, mode, sessionCurrency);
     const t = now();
     const session = store({
       id, object: 'checkout.session', mode, status: 'open', payment_status: 'unpaid', url: `${origin}/c/pay/${id}`,
       client_reference_id: str(b.client_reference_id) ?? null, customer_email: str(b.customer_email) ?? null, customer: null as string | null,
       metadata: isObj(b.metadata) ? b.metadata : {}, payment_intent: null as string | null, subscription: null as string | null,
-      invoice: null as string | null, amount_subtotal: total, amount_total: total, currency: 'usd', created: t, expires_at: t + DAY,
-      success_url: b.success_url, cancel_url: str(b.cancel_url) ?? null, livemode: false,
+      invoice: null as string | null, amount_subtotal: total, amount_total: total, currency: sessionCurrency, created: t, expires_at: t + DAY,
+      success_url: b.success_url, cancel_url: str(b.cancel_url) ?? null, livemode: false, locale,
+      allowed_payment_method_types: methods.allowed, payment_method_types: methods.offered,
     });
     sessionLineItems.set(id, lineItems);
     sessionParams.set(id, {
@@ -451,6 +525,28 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
       payment_intent_data: isObj(b.payment_intent_data) ? b.payment_intent_data : undefined,
     });
     return session;
+  }
+
+  /**
+   * What a session offers: the dashboard's methods, or `allowed_payment_method_types` (a filter on them),
+   * less those the session cannot take. @throws 400 for an unknown type or when nothing is left.
+   */
+  function offeredMethods(raw: unknown, mode: 'payment' | 'subscription', currency: string): { allowed: string[] | null; offered: string[] } {
+    let allowed: string[] | null = null;
+    if (raw !== undefined) {
+      if (!Array.isArray(raw) || raw.length === 0) throw new StripeHttpError(400, 'Invalid array', 'invalid_request_error', undefined, 'allowed_payment_method_types');
+      allowed = raw.map((m, i) => {
+        if (typeof m !== 'string' || !(FAKE_PAYMENT_METHODS as readonly string[]).includes(m)) {
+          throw new StripeHttpError(400, `Invalid allowed_payment_method_types[${i}]: must be one of ${FAKE_PAYMENT_METHODS.join(', ')}`, 'invalid_request_error', undefined, `allowed_payment_method_types[${i}]`);
+        }
+        return m;
+      });
+    }
+    const offered = (allowed ?? [...FAKE_DASHBOARD_METHODS]).filter((m) => methodFits(m, mode, currency));
+    if (offered.length === 0) {
+      throw new StripeHttpError(400, `None of the payment method types in \`allowed_payment_method_types\` (${(allowed ?? []).join(', ')}) can be used in \`${mode}\` mode with currency \`${currency}\`.`, 'invalid_request_error', undefined, 'allowed_payment_method_types');
+    }
+    return { allowed, offered };
   }
 
   function updateSubscription(sub: Json, b: Json): void {
@@ -471,6 +567,7 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
         if (!newPrice || newPrice === priceIdOf(item)) continue;
         const price = priceObject(newPrice);
         if (!price.recurring) throw new StripeHttpError(400, 'The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.', 'invalid_request_error', undefined, `items[${i}][price]`);
+        sameCurrency(sub, newPrice, `items[${i}][price]`);
         const oldPrice = priceIdOf(item);
         item.price = price;
         if (proration === 'always_invoice') {
@@ -544,6 +641,8 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
       const priceIds = items.map((it, j) => {
         const price = priceObject(str(it.price) ?? '');
         if (!price.recurring) throw new StripeHttpError(400, 'The price specified is set to `type=one_time` but this field only accepts prices with `type=recurring`.', 'invalid_request_error', undefined, `phases[${i}][items][${j}][price]`);
+        const sub = objects.get(schedule.subscription as string);
+        if (sub) sameCurrency(sub, price.id as string, `phases[${i}][items][${j}][price]`);
         return price.id as string;
       });
       let start: number;
@@ -601,7 +700,7 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
       const amount = b.amount === undefined ? remaining : int(b.amount, 'amount');
       if (amount <= 0 || amount > remaining) throw new StripeHttpError(400, `Charge ${String(charge.id)} has already been refunded.`, 'invalid_request_error', 'charge_already_refunded');
       refundCharge(charge, amount);
-      return store({ id: newId('re'), object: 'refund', amount, charge: charge.id, payment_intent: charge.payment_intent, status: 'succeeded', currency: 'usd', metadata: isObj(b.metadata) ? b.metadata : {}, created: now() });
+      return store({ id: newId('re'), object: 'refund', amount, charge: charge.id, payment_intent: charge.payment_intent, status: 'succeeded', currency: charge.currency, metadata: isObj(b.metadata) ? b.metadata : {}, created: now() });
     }],
     ['POST', /^\/v1\/subscription_schedules$/, (_m, _q, b) => render(createSchedule(b), b.expand)],
     ['GET', /^\/v1\/subscription_schedules\/(\w+)$/, (m, q) => render(must(m[1] as string, 'subscription_schedule'), q.expand)],
@@ -718,7 +817,12 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
     completeCheckout(sessionId, o = {}) {
       const s = session(sessionId);
       if (s.status !== 'open') throw new Error(`fake stripe: session ${sessionId} is ${String(s.status)}`);
+      const method = o.method ?? 'card';
+      if (!(s.payment_method_types as string[]).includes(method)) {
+        throw new Error(`fake stripe: session ${sessionId} (${String(s.mode)}, ${String(s.currency)}) does not offer ${method}; it offers ${(s.payment_method_types as string[]).join(', ')}`);
+      }
       const customer = store({ id: newId('cus'), object: 'customer', email: s.customer_email, created: now(), metadata: {} });
+      const pm = createPaymentMethod(method, customer.id);
       s.customer = customer.id;
       s.status = 'complete';
       const params = sessionParams.get(sessionId) ?? {};
@@ -727,13 +831,13 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
       if (s.mode === 'payment') {
         const metadata = isObj(params.payment_intent_data?.metadata) ? params.payment_intent_data.metadata : {};
         const outcome = o.payment === 'processing' ? 'processing' : 'succeeded';
-        const { pi, charge } = createPayment(s.amount_total as number, metadata, customer.id, outcome);
+        const { pi, charge } = createPayment(s.amount_total as number, s.currency as string, metadata, customer.id, outcome, pm.id as string);
         s.payment_intent = pi.id;
         s.payment_status = outcome === 'succeeded' ? 'paid' : 'unpaid';
         return { subscriptionId: null, invoiceId: null, paymentIntentId: pi.id as string, chargeId: (charge?.id as string | undefined) ?? null };
       }
       const metadata = isObj(params.subscription_data?.metadata) ? params.subscription_data.metadata : {};
-      const sub = createSubscription(priceId, metadata, customer.id);
+      const sub = createSubscription(priceId, metadata, customer.id, pm.id as string);
       const item = itemOf(sub);
       const inv = createInvoice(sub, 'subscription_create', [{ amount: amountOf(priceId), priceId, start: item.current_period_start as number, end: item.current_period_end as number, proration: false }], 'succeeded');
       s.subscription = sub.id;
@@ -762,9 +866,9 @@ export async function startFakeStripe(opts: FakeStripeOptions): Promise<FakeStri
       s.status = 'expired';
       s.url = null;
     },
-    seedSubscription(priceId, metadata = {}) {
+    seedSubscription(priceId, metadata = {}, method = 'card') {
       const customer = store({ id: newId('cus'), object: 'customer', email: null, created: now(), metadata: {} });
-      return createSubscription(priceId, metadata, customer.id).id as string;
+      return createSubscription(priceId, metadata, customer.id, createPaymentMethod(method, customer.id).id as string).id as string;
     },
     renew: (subscriptionId) => advance(subscriptionId, 'succeeded'),
     failRenewal: (subscriptionId) => advance(subscriptionId, 'failed'),

@@ -1,9 +1,10 @@
 import { expect } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
+import type { Currency } from '@dewy/contracts';
 import type { MailProvider } from '../../src/providers/mail/mail.provider';
 import { type PaymentsProvider, createLemonSqueezyProvider, type SandboxProvider, createStripeProvider, operatorToken } from '../../src/modules/billing';
 import { startFakeLemonSqueezy, type FakeLemonSqueezy, type FakeLsResource } from '../fakes/fake-lemonsqueezy.server';
-import { startFakeStripe, type FakeStripe, type FakeStripePrice } from '../fakes/fake-stripe.server';
+import { startFakeStripe, type FakePaymentMethod, type FakeStripe, type FakeStripePrice } from '../fakes/fake-stripe.server';
 import type { TestDatabaseKind } from './databases';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -21,12 +22,25 @@ export const STRIPE_TEST_PRICES = {
   package1: 'price_pack1', package2: 'price_pack2', package3: 'price_pack3', package4: 'price_pack4', package5: 'price_pack5',
 };
 
+/** Our plans and packs → the Stripe won price ids the fake knows (the adapter's `pricesKrw`, STRIPE_PRICE_KRW_*). */
+export const STRIPE_TEST_PRICES_KRW = {
+  basic: 'price_basic_krw', deluxe: 'price_deluxe_krw', premium: 'price_premium_krw',
+  package1: 'price_pack1_krw', package2: 'price_pack2_krw', package3: 'price_pack3_krw', package4: 'price_pack4_krw', package5: 'price_pack5_krw',
+};
+
 const month = { interval: 'month' as const };
 
-/** The Stripe fake's price table by price id: plans $9/$19/$29 a month, packs $5–$30 once. */
+/**
+ * The Stripe fake's price table by price id: plans $9/$19/$29 a month, packs $5–$30 once; and the same
+ * in won (KRW is zero-decimal: amounts in won), contracts' DEFAULT_PRICES: ₩12,600/₩26,600/₩40,600 a
+ * month, packs ₩7,000–₩42,000 once.
+ */
 export const STRIPE_FAKE_PRICES: Record<string, FakeStripePrice> = {
   price_basic: { amount: 900, recurring: month }, price_deluxe: { amount: 1900, recurring: month }, price_premium: { amount: 2900, recurring: month },
   price_pack1: { amount: 500 }, price_pack2: { amount: 1000 }, price_pack3: { amount: 1500 }, price_pack4: { amount: 2000 }, price_pack5: { amount: 3000 },
+  price_basic_krw: { amount: 12_600, currency: 'krw', recurring: month }, price_deluxe_krw: { amount: 26_600, currency: 'krw', recurring: month }, price_premium_krw: { amount: 40_600, currency: 'krw', recurring: month },
+  price_pack1_krw: { amount: 7_000, currency: 'krw' }, price_pack2_krw: { amount: 14_000, currency: 'krw' }, price_pack3_krw: { amount: 21_000, currency: 'krw' },
+  price_pack4_krw: { amount: 28_000, currency: 'krw' }, price_pack5_krw: { amount: 42_000, currency: 'krw' },
 };
 
 /** Our plans and packs → the Lemon Squeezy variant ids the fake knows (the adapter's `variants` setting). */
@@ -61,17 +75,21 @@ export interface StripeBillingApp {
  * Starts a fake Stripe server with {@link STRIPE_FAKE_PRICES}, the Stripe adapter against it
  * ({@link STRIPE_TEST_PRICES}) and a test app on `kind` using it. `secretKey` / `webhookSecret` are
  * shared by the fake and the adapter (defaults are fine unless a suite checks them); `mail` replaces
- * the app's mail transport.
+ * the app's mail transport. `krw: true` configures the won prices too ({@link STRIPE_TEST_PRICES_KRW},
+ * as STRIPE_PRICE_KRW_* would), with `krwMethods` as STRIPE_KRW_PAYMENT_METHODS (default: all six).
  */
 export async function startStripeBillingApp(
   kind: TestDatabaseKind,
-  opts: { secretKey?: string; webhookSecret?: string; mail?: MailProvider } = {},
+  opts: { secretKey?: string; webhookSecret?: string; mail?: MailProvider; krw?: boolean; krwMethods?: string[] } = {},
 ): Promise<StripeBillingApp> {
   const secretKey = opts.secretKey ?? 'sk_test_dewy_billing_fake_0001';
   const webhookSecret = opts.webhookSecret ?? 'whsec_dewy_billing_fake';
   const fake = await startFakeStripe({ secretKey, webhookSecret, prices: STRIPE_FAKE_PRICES });
   return orClose(fake, async () => {
-    const payments = createStripeProvider({ secretKey, webhookSecret, baseUrl: fake.origin, prices: STRIPE_TEST_PRICES });
+    const payments = createStripeProvider({
+      secretKey, webhookSecret, baseUrl: fake.origin, prices: STRIPE_TEST_PRICES,
+      ...(opts.krw ? { pricesKrw: STRIPE_TEST_PRICES_KRW, krwMethods: opts.krwMethods } : {}),
+    });
     const t = await createTestApp(kind, {}, { payments, mail: opts.mail });
     return {
       t,
@@ -93,14 +111,22 @@ export async function startStripeBillingApp(
 export const stripeSessionOf = (url: string) => [...url.matchAll(/cs_[A-Za-z0-9_]+/g)].at(-1)![0];
 
 /**
- * Subscribes the signed-in `cookie` to `plan` through the Stripe fake: opens the checkout, completes its
- * session at the fake and delivers `checkout.session.completed` (expects 200) and the first
- * `invoice.paid` (expects `granted`). @returns the session id and what the fake created.
+ * Subscribes the signed-in `cookie` to `plan` through the Stripe fake: opens the checkout (in
+ * `currency` when given), completes its session at the fake paying with `method` (default card) and
+ * delivers `checkout.session.completed` (expects 200) and the first `invoice.paid` (expects
+ * `granted`). @returns the session id and what the fake created.
  */
-export async function subscribeThroughStripe(s: Pick<StripeBillingApp, 't' | 'fake' | 'deliver'>, cookie: string, plan: string) {
-  const r = await s.t.app.inject({ method: 'POST', url: '/api/payment/checkout', headers: { cookie }, payload: { plan } });
+export async function subscribeThroughStripe(
+  s: Pick<StripeBillingApp, 't' | 'fake' | 'deliver'>,
+  cookie: string,
+  plan: string,
+  opts: { currency?: Currency; method?: FakePaymentMethod } = {},
+) {
+  const payload = opts.currency ? { plan, currency: opts.currency } : { plan };
+  const r = await s.t.app.inject({ method: 'POST', url: '/api/payment/checkout', headers: { cookie }, payload });
+  expect(r.statusCode, r.body).toBe(200);
   const session = stripeSessionOf(r.json().checkout_url as string);
-  const done = s.fake.completeCheckout(session);
+  const done = s.fake.completeCheckout(session, { method: opts.method });
   expect((await s.deliver('checkout.session.completed', session)).statusCode).toBe(200);
   expect((await s.deliver('invoice.paid', done.invoiceId!)).json().outcome).toBe('granted');
   return { session, done };

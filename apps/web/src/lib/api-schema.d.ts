@@ -3553,6 +3553,8 @@ export interface paths {
                                 data: {
                                     attributes: {
                                         created_at: string;
+                                        /** @enum {string} */
+                                        currency: "usd" | "krw";
                                         ends_at: string | null;
                                         renews_at: string | null;
                                         /** @enum {string} */

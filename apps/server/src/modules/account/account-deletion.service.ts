@@ -91,6 +91,7 @@ export const PURGE_RETAINED_TABLES: Readonly<Record<string, string>> = {
   subscriptions: 'billing records (decision 020)',
   billing_payments: 'billing records (decision 020)',
   renewal_reminders: 'the record of mails sent about a kept subscription (decision 027)',
+  billing_mails: 'the record of billing mails sent about kept billing records (decision 041): event keys only, no address',
   welcome_grants: 'the once-per-address-ever welcome rule: an address hash, no address (decision 020)',
   affiliate_referrals: 'who referred whom: money records behind the sharer\'s rewards and their reversal (decision 013)',
   affiliate_rewards: 'rewards paid to the sharer: money records (decision 013)',

@@ -6,6 +6,7 @@ import { paySandboxCheckout, sandboxOperatorAuth } from '../../../test/helpers/b
 import { createTestApp, signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
 import { billingCheckouts, billingPayments } from '../../db/schema';
 import { getBalance } from '../credits';
+import type { SandboxProvider } from './providers/sandbox.provider';
 
 /**
  * Prices in won beside dollars, the billing history and our receipts (issue 25, decision 041), end to
@@ -101,13 +102,12 @@ describe.each(TEST_DATABASES)('won prices, billing history and receipts on $name
   });
 
   it('a won subscription bought with Naver Pay renews and upgrades in won; a failed renewal and a refund each get their line, newest first', async () => {
-    const { cookie, user } = await signUpAndLogin(t.app);
-    const email = user.email;
+    const { cookie, email } = await signUpAndLogin(t.app);
     await buy(cookie, { plan: 'basic', currency: 'krw' }, 'naver_pay');
     expect((await operator('renew', email)).statusCode).toBe(200);
     const up = await post(cookie, '/api/payment/change-plan', { plan: 'deluxe' });
     expect(up.statusCode, up.body).toBe(200);
-    await (t.ctx.payments as { idle(): Promise<void> }).idle();
+    await (t.ctx.payments as unknown as SandboxProvider).idle();
     expect((await operator('fail-renewal', email)).statusCode).toBe(200);
     expect((await operator('refund', email)).statusCode).toBe(200);
     const { entries } = await history(cookie);

@@ -342,6 +342,7 @@ export async function subscriptionStatus(s: BillingServices, userId: number): Pr
               renews_at: live && !sub.cancelAtPeriodEnd && !paymentIssue ? sub.currentPeriodEnd.toISOString() : null,
               ends_at: sub.cancelAtPeriodEnd ? sub.currentPeriodEnd.toISOString() : iso(sub.endedAt),
               urls: { update_payment_method: updatePaymentUrl },
+              currency: sub.currency,
             },
             scheduled_change: live?.cancelAtPeriodEnd
               ? { action: 'cancel', effective_at: sub.currentPeriodEnd.toISOString() }

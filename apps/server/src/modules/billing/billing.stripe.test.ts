@@ -1,8 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { errorMessage } from '@dewy/contracts';
 import type { FakeStripe } from '../../../test/fakes/fake-stripe.server';
 import { startStripeBillingApp, type StripeBillingApp } from '../../../test/helpers/billing';
 import { TEST_DATABASES } from '../../../test/helpers/databases';
 import { signUpAndLogin, type TestApp } from '../../../test/helpers/test-app';
+import { billingCheckouts, billingPayments } from '../../db/schema';
 import { getBalance, ledgerSums } from '../credits';
 
 /**
@@ -69,5 +72,31 @@ describe.each(TEST_DATABASES)('billing with Stripe (fake) on $name', (kind) => {
     await deliver('customer.subscription.updated', done.subscriptionId!);
     expect((await books(user.id)).subscription).toBe(9500);
     expect((await t.app.inject({ url: '/api/payment/subscription-status', headers: { cookie } })).json()).toMatchObject({ plan: 'deluxe', nextPlan: null });
+  });
+
+  it('dollars only (no STRIPE_PRICE_KRW_*): prices answer usd alone; a checkout in won is CURRENCY_NOT_AVAILABLE in the caller\'s language and nothing is recorded or charged', async () => {
+    expect((await t.app.inject({ url: '/api/payment/prices' })).json().currencies).toEqual(['usd']);
+    const { cookie, user } = await signUpAndLogin(t.app);
+    const sessionsBefore = fake.requestsTo('POST', '/v1/checkout/sessions').length;
+    for (const [lang, locale] of [['ko-KR,ko;q=0.9', 'ko'], ['en-US,en;q=0.9', 'en']] as const) {
+      for (const [url, payload] of [['/api/payment/credit-checkout', { package: 'package3', currency: 'krw' }], ['/api/payment/checkout', { plan: 'basic', currency: 'krw' }]] as const) {
+        const r = await t.app.inject({ method: 'POST', url, headers: { cookie, 'accept-language': lang }, payload });
+        expect(r.statusCode, r.body).toBe(400);
+        expect(r.json()).toMatchObject({ success: false, code: 'CURRENCY_NOT_AVAILABLE', message: errorMessage('CURRENCY_NOT_AVAILABLE', locale) });
+      }
+    }
+    expect(errorMessage('CURRENCY_NOT_AVAILABLE', 'ko')).not.toBe(errorMessage('CURRENCY_NOT_AVAILABLE', 'en'));
+    expect(fake.requestsTo('POST', '/v1/checkout/sessions')).toHaveLength(sessionsBefore);
+    expect(await t.ctx.database.db.select().from(billingCheckouts).where(eq(billingCheckouts.userId, user.id))).toEqual([]);
+    expect(await t.ctx.database.db.select().from(billingPayments).where(eq(billingPayments.userId, user.id))).toEqual([]);
+    expect((await books(user.id)).total).toBe(300);
+
+    // In dollars the same pack opens a session with no method filter (Stripe's dynamic methods), and
+    // a Korean page falls back to dollars when won is not on offer.
+    const usd = await t.app.inject({ method: 'POST', url: '/api/payment/credit-checkout', headers: { cookie }, payload: { package: 'package3' } });
+    expect(usd.statusCode, usd.body).toBe(200);
+    const session = sessionOf(usd.json().checkout_url);
+    expect(fake.object(session)).toMatchObject({ currency: 'usd', amount_total: 1500, allowed_payment_method_types: null, payment_method_types: ['card'] });
+    expect(fake.requestsTo('POST', '/v1/checkout/sessions').at(-1)?.body).not.toHaveProperty('allowed_payment_method_types');
   });
 });

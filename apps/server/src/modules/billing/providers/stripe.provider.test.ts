@@ -1,7 +1,7 @@
 import type { PackId, PaidPlan } from '@dewy/contracts';
 import Stripe from 'stripe';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startFakeStripe, type FakeStripe } from '../../../../test/fakes/fake-stripe.server';
+import { startFakeStripe, FAKE_PAYMENT_METHODS, type FakeStripe } from '../../../../test/fakes/fake-stripe.server';
 import type { PaymentsConfig } from '../../../config';
 import { PaymentProviderError, WebhookSignatureError, type CheckoutRequest, type PaymentsProvider } from '../payments-provider';
 import { createStripeProvider, STRIPE_API_VERSION } from './stripe.provider';
@@ -21,10 +21,23 @@ const PRICES: PaymentsConfig['stripe']['prices'] = {
   package4: 'price_pack4',
   package5: 'price_pack5',
 };
+/** The won prices (STRIPE_PRICE_KRW_*); KRW is zero-decimal, so the fake's amounts below are in won. */
+const PRICES_KRW: PaymentsConfig['stripe']['prices'] = {
+  basic: 'price_basic_krw',
+  deluxe: 'price_deluxe_krw',
+  premium: 'price_premium_krw',
+  package1: 'price_pack1_krw',
+  package2: 'price_pack2_krw',
+  package3: 'price_pack3_krw',
+  package4: 'price_pack4_krw',
+  package5: 'price_pack5_krw',
+};
 const month = { interval: 'month' as const };
 
 let fake: FakeStripe;
 let stripe: PaymentsProvider;
+/** The same adapter with won prices configured (currencies usd and krw). */
+let stripeKrw: PaymentsProvider;
 
 beforeAll(async () => {
   fake = await startFakeStripe({
@@ -40,9 +53,18 @@ beforeAll(async () => {
       price_pack4: { amount: 4000 },
       price_pack5: { amount: 8000 },
       price_legacy: { amount: 1500, recurring: month },
+      price_basic_krw: { amount: 12_600, currency: 'krw', recurring: month },
+      price_deluxe_krw: { amount: 26_600, currency: 'krw', recurring: month },
+      price_premium_krw: { amount: 40_600, currency: 'krw', recurring: month },
+      price_pack1_krw: { amount: 7_000, currency: 'krw' },
+      price_pack2_krw: { amount: 14_000, currency: 'krw' },
+      price_pack3_krw: { amount: 21_000, currency: 'krw' },
+      price_pack4_krw: { amount: 28_000, currency: 'krw' },
+      price_pack5_krw: { amount: 42_000, currency: 'krw' },
     },
   });
   stripe = createStripeProvider(config());
+  stripeKrw = createStripeProvider(config({ pricesKrw: PRICES_KRW, krwMethods: ['card', 'kr_card', 'kakao_pay', 'naver_pay', 'payco', 'samsung_pay'] }));
 });
 
 afterAll(async () => {
@@ -487,5 +509,181 @@ describe('errors', () => {
     expect(n).toBeInstanceOf(PaymentProviderError);
     expect((n as PaymentProviderError).status).toBeUndefined();
     expect((n as Error).message).not.toContain(SECRET_KEY);
+  });
+});
+
+/**
+ * Issue 25: won prices (STRIPE_PRICE_KRW_*) with the Korean payment methods. Stripe's docs checked:
+ * KRW is zero-decimal (amounts in won, https://docs.stripe.com/currencies#zero-decimal); Kakao Pay,
+ * Naver Pay and Korean cards can pay a subscription, PAYCO and Samsung Pay cannot ("Subscription mode:
+ * No", https://docs.stripe.com/payments/payco/accept-a-payment, …/samsung-pay/accept-a-payment); a
+ * charge names its method in `payment_method_details.type`; `allowed_payment_method_types` filters
+ * Stripe's dynamic payment methods (changelog 2026-09-30.endive, remove-payment-method-types-checkout-sessions).
+ */
+describe('won (KRW) with the Korean payment methods', () => {
+  const SUBSCRIPTION_METHODS = ['card', 'kr_card', 'kakao_pay', 'naver_pay'];
+  const ONE_TIME_METHODS = ['card', 'kr_card', 'kakao_pay', 'naver_pay', 'payco', 'samsung_pay'];
+
+  function wonCheckout(item: CheckoutRequest['item'], userId = 42, locale: 'ko' | 'en' = 'ko'): CheckoutRequest {
+    return { ...checkout(item, userId), currency: 'krw', locale };
+  }
+  async function subscribeKrw(plan: PaidPlan, method: (typeof FAKE_PAYMENT_METHODS)[number], userId = 42) {
+    const { providerCheckoutId } = await stripeKrw.createCheckout(wonCheckout({ kind: 'plan', plan }, userId));
+    const done = fake.completeCheckout(providerCheckoutId, { method });
+    return { sessionId: providerCheckoutId, subscriptionId: done.subscriptionId as string, invoiceId: done.invoiceId as string };
+  }
+  /** A raw call to the fake, for what the adapter never sends (the fake's refusals). */
+  async function rawPost(path: string, form: Record<string, string>) {
+    const r = await fetch(`${fake.origin}${path}`, { method: 'POST', headers: { authorization: `Bearer ${SECRET_KEY}`, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(form).toString() });
+    return { status: r.status, body: (await r.json()) as { id?: string; error?: { message: string; param?: string; code?: string }; payment_method_types?: string[] } };
+  }
+  const subscriptionSession = (methods: string[]) => rawPost('/v1/checkout/sessions', {
+    mode: 'subscription', 'line_items[0][price]': 'price_basic_krw', 'line_items[0][quantity]': '1', success_url: 'https://dewy.test/ok',
+    ...Object.fromEntries(methods.map((m, i) => [`allowed_payment_method_types[${i}]`, m])),
+  });
+
+  it('currencies: usd and krw once won prices are configured, usd alone without', () => {
+    expect(stripe.currencies).toEqual(['usd']);
+    expect(stripeKrw.currencies).toEqual(['usd', 'krw']);
+  });
+
+  it('a plan in won: its won price, the subscription-mode methods (no PAYCO, no Samsung Pay) and the page language', async () => {
+    const req = wonCheckout({ kind: 'plan', plan: 'deluxe' }, 7, 'en');
+    const out = await stripeKrw.createCheckout(req);
+    const [sent] = fake.requestsTo('POST', '/v1/checkout/sessions');
+    expect(sent?.body).toEqual({
+      mode: 'subscription',
+      line_items: [{ price: 'price_deluxe_krw', quantity: '1' }],
+      allowed_payment_method_types: SUBSCRIPTION_METHODS,
+      locale: 'en',
+      client_reference_id: '7',
+      customer_email: 'u7@example.com',
+      metadata: { checkout_id: req.checkoutId, user_id: '7', kind: 'plan', item: 'deluxe' },
+      subscription_data: { metadata: { user_id: '7', checkout_id: req.checkoutId } },
+      success_url: 'https://dewy.test/pay/ok',
+      cancel_url: 'https://dewy.test/pay/cancel',
+    });
+    // In won, in won: ₩26,600 is 26600 (zero-decimal), not 2660000.
+    expect(fake.object(out.providerCheckoutId)).toMatchObject({
+      currency: 'krw', amount_total: 26_600, locale: 'en', allowed_payment_method_types: SUBSCRIPTION_METHODS, payment_method_types: SUBSCRIPTION_METHODS,
+    });
+  });
+
+  it('a pack in won: every Korean method, PAYCO and Samsung Pay included, in Korean', async () => {
+    const out = await stripeKrw.createCheckout(wonCheckout({ kind: 'pack', pack: 'package3' }, 9));
+    const [sent] = fake.requestsTo('POST', '/v1/checkout/sessions');
+    expect(sent?.body).toMatchObject({ mode: 'payment', line_items: [{ price: 'price_pack3_krw', quantity: '1' }], allowed_payment_method_types: ONE_TIME_METHODS, locale: 'ko' });
+    expect(fake.object(out.providerCheckoutId)).toMatchObject({ currency: 'krw', amount_total: 21_000, payment_method_types: ONE_TIME_METHODS });
+  });
+
+  it('a dollar session of the same adapter carries no method filter and no locale: Stripe offers what fits dollars', async () => {
+    const out = await stripeKrw.createCheckout(checkout({ kind: 'plan', plan: 'basic' }));
+    const [sent] = fake.requestsTo('POST', '/v1/checkout/sessions');
+    expect(sent?.body).not.toHaveProperty('allowed_payment_method_types');
+    expect(sent?.body).not.toHaveProperty('locale');
+    expect(sent?.body).toMatchObject({ line_items: [{ price: 'price_basic', quantity: '1' }] });
+    expect(fake.object(out.providerCheckoutId)).toMatchObject({ currency: 'usd', amount_total: 900, allowed_payment_method_types: null, payment_method_types: ['card'] });
+  });
+
+  it('STRIPE_KRW_PAYMENT_METHODS narrows the methods; PAYCO and Samsung Pay never reach a subscription session', async () => {
+    const some = createStripeProvider(config({ pricesKrw: PRICES_KRW, krwMethods: ['kakao_pay', 'payco', 'samsung_pay'] }));
+    await some.createCheckout(wonCheckout({ kind: 'plan', plan: 'basic' }));
+    await some.createCheckout(wonCheckout({ kind: 'pack', pack: 'package1' }));
+    const onlyOneTime = createStripeProvider(config({ pricesKrw: PRICES_KRW, krwMethods: ['payco', 'samsung_pay'] }));
+    await onlyOneTime.createCheckout(wonCheckout({ kind: 'plan', plan: 'basic' }));
+    expect(fake.requestsTo('POST', '/v1/checkout/sessions').map((r) => r.body.allowed_payment_method_types)).toEqual([['kakao_pay'], ['kakao_pay', 'payco', 'samsung_pay'], ['card']]);
+  });
+
+  it('won without won prices is a PaymentProviderError before anything is sent', async () => {
+    const e = await rejection(stripe.createCheckout(wonCheckout({ kind: 'pack', pack: 'package1' })));
+    expect(e).toBeInstanceOf(PaymentProviderError);
+    expect((e as Error).message).toMatch(/KRW price/);
+    expect(fake.requests).toHaveLength(0);
+  });
+
+  it('a pack paid with Kakao Pay: in won, the method, the charge\'s receipt page; a refund in won', async () => {
+    const { providerCheckoutId: id } = await stripeKrw.createCheckout(wonCheckout({ kind: 'pack', pack: 'package2' }, 12));
+    expect(await stripeKrw.getOrder(id)).toMatchObject({ status: 'pending', currency: 'krw', amountMinor: 14_000, method: null, receiptUrl: null });
+    const done = fake.completeCheckout(id, { method: 'kakao_pay' });
+    const charge = fake.object(done.chargeId!) as { currency: string; amount: number; receipt_url: string; payment_method_details: { type: string } };
+    expect(charge).toMatchObject({ currency: 'krw', amount: 14_000, payment_method_details: { type: 'kakao_pay' } });
+    expect(await stripeKrw.getOrder(id)).toEqual({
+      id, userId: 12, pack: 'package2', status: 'paid', amountMinor: 14_000, refundedMinor: 0, createdAt: expect.any(Date) as Date,
+      currency: 'krw', method: 'kakao_pay', receiptUrl: charge.receipt_url,
+    });
+    expect(charge.receipt_url).toMatch(/^http/);
+    fake.refundOrder(id, 4_000);
+    expect(await stripeKrw.getOrder(id)).toMatchObject({ status: 'refunded', refundedMinor: 4_000, amountMinor: 14_000, currency: 'krw' });
+  });
+
+  it('each method is reported as Stripe types it in payment_method_details.type', async () => {
+    for (const method of FAKE_PAYMENT_METHODS) {
+      const { providerCheckoutId: id } = await stripeKrw.createCheckout(wonCheckout({ kind: 'pack', pack: 'package1' }));
+      fake.completeCheckout(id, { method });
+      expect(await stripeKrw.getOrder(id)).toMatchObject({ status: 'paid', currency: 'krw', amountMinor: 7_000, method });
+    }
+  });
+
+  it('a Naver Pay subscription: invoices in won with the method and the hosted invoice page; the renewal charges Naver Pay again', async () => {
+    const { subscriptionId, invoiceId } = await subscribeKrw('basic', 'naver_pay', 23);
+    expect(await stripeKrw.getSubscription(subscriptionId)).toMatchObject({ plan: 'basic', currency: 'krw', status: 'active', userId: 23 });
+    expect(await stripeKrw.getInvoice(invoiceId)).toMatchObject({
+      reason: 'initial', status: 'paid', plan: 'basic', amountMinor: 12_600, currency: 'krw', method: 'naver_pay', receiptUrl: fake.object(invoiceId).hosted_invoice_url,
+    });
+    const renewal = fake.renew(subscriptionId)!;
+    expect(await stripeKrw.getInvoice(renewal)).toMatchObject({ reason: 'renewal', status: 'paid', amountMinor: 12_600, currency: 'krw', method: 'naver_pay' });
+  });
+
+  it('a downgrade of a won subscription schedules the won price of the smaller plan', async () => {
+    const { subscriptionId } = await subscribeKrw('premium', 'kr_card');
+    fake.requests.length = 0;
+    expect(await stripeKrw.changePlan(subscriptionId, 'basic', 'next_cycle')).toMatchObject({ plan: 'premium', nextPlan: 'basic', currency: 'krw' });
+    const scheduleId = fake.object(subscriptionId).schedule as string;
+    const [update] = fake.requestsTo('POST', `/v1/subscription_schedules/${scheduleId}`);
+    expect(update?.body).toMatchObject({ phases: [{ items: [{ price: 'price_premium_krw' }] }, { items: [{ price: 'price_basic_krw' }] }] });
+    const renewal = fake.renew(subscriptionId)!;
+    expect(await stripeKrw.getInvoice(renewal)).toMatchObject({ plan: 'basic', amountMinor: 12_600, currency: 'krw', method: 'kr_card' });
+  });
+
+  it('the fake refuses what Stripe refuses: no method left for the session, a foreign-currency price on a subscription, payment_method_types', async () => {
+    // Nothing a subscription in won can take: refused. A mixed list: the incompatible ones are dropped,
+    // as Stripe's allowed_payment_method_types does, and nobody can pay with them.
+    const none = await subscriptionSession(['payco', 'samsung_pay']);
+    expect(none.status).toBe(400);
+    expect(none.body.error?.param).toBe('allowed_payment_method_types');
+    const mixed = await subscriptionSession(['card', 'payco']);
+    expect(mixed.status).toBe(200);
+    expect(mixed.body.payment_method_types).toEqual(['card']);
+    expect(() => fake.completeCheckout(mixed.body.id!, { method: 'payco' })).toThrow(/does not offer payco/);
+    expect((await subscriptionSession(['unknown_pay'])).status).toBe(400);
+    const legacy = await rawPost('/v1/checkout/sessions', { mode: 'payment', 'line_items[0][price]': 'price_pack1_krw', success_url: 'https://dewy.test/ok', 'payment_method_types[0]': 'kakao_pay' });
+    expect(legacy.status).toBe(400);
+    const mixedCurrencies = await rawPost('/v1/checkout/sessions', { mode: 'payment', 'line_items[0][price]': 'price_pack1_krw', 'line_items[1][price]': 'price_pack1', success_url: 'https://dewy.test/ok' });
+    expect(mixedCurrencies.status).toBe(400);
+    // A Korean method in dollars is never offered.
+    const usd = await rawPost('/v1/checkout/sessions', { mode: 'payment', 'line_items[0][price]': 'price_pack1', success_url: 'https://dewy.test/ok', 'allowed_payment_method_types[0]': 'card', 'allowed_payment_method_types[1]': 'kakao_pay' });
+    expect(usd.body.payment_method_types).toEqual(['card']);
+
+    const { subscriptionId } = await subscribeKrw('basic', 'kakao_pay');
+    const itemId = (fake.object(subscriptionId).items as { data: Array<{ id: string }> }).data[0]!.id;
+    const dollars = await rawPost(`/v1/subscriptions/${subscriptionId}`, { 'items[0][id]': itemId, 'items[0][price]': 'price_premium', proration_behavior: 'always_invoice' });
+    expect(dollars.status).toBe(400);
+    expect(dollars.body.error?.message).toMatch(/krw/);
+  });
+
+  // Last in this file: it moves the fake's clock.
+  it('an upgrade of a won subscription uses the won price of the new plan and prorates in won', async () => {
+    const { subscriptionId } = await subscribeKrw('basic', 'kakao_pay', 33);
+    const itemId = (fake.object(subscriptionId).items as { data: Array<{ id: string }> }).data[0]?.id;
+    fake.advanceClock(15 * 86_400);
+    fake.requests.length = 0;
+    expect(await stripeKrw.changePlan(subscriptionId, 'premium', 'now')).toMatchObject({ plan: 'premium', currency: 'krw' });
+    const [update] = fake.requestsTo('POST', `/v1/subscriptions/${subscriptionId}`);
+    expect(update?.body).toEqual({ items: [{ id: itemId, price: 'price_premium_krw' }], proration_behavior: 'always_invoice', cancel_at_period_end: 'false' });
+    const inv = await stripeKrw.getInvoice(fake.object(subscriptionId).latest_invoice as string);
+    expect(inv).toMatchObject({ reason: 'upgrade', plan: 'premium', status: 'paid', currency: 'krw', method: 'kakao_pay', userId: 33 });
+    // Half the period left: half of ₩40,600 − ₩12,600, in whole won.
+    expect(inv.proration).toEqual({ fraction: expect.closeTo(0.5, 3) as number });
+    expect(Math.abs(inv.amountMinor - 14_000)).toBeLessThanOrEqual(2);
   });
 });

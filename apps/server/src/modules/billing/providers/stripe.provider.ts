@@ -175,9 +175,12 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
 
   /**
    * The allowed payment method types of a won Checkout Session: the configured Korean methods
-   * (STRIPE_KRW_PAYMENT_METHODS), in subscription mode only those Stripe allows there
-   * (https://docs.stripe.com/payments/countries/korea: Kakao Pay, Naver Pay and Korean cards; PAYCO and
-   * Samsung Pay are one-time only) plus `card`.
+   * (STRIPE_KRW_PAYMENT_METHODS), in subscription mode only those Stripe allows there: Kakao Pay, Naver
+   * Pay and Korean cards (the methods that can be saved for later payments, changelog 2024-11-20.acacia
+   * "south-korea-payment-methods"; https://docs.stripe.com/payments/kakao-pay/accept-a-payment:
+   * "Subscription mode: Yes"), never PAYCO or Samsung Pay ("Subscription mode: No" on
+   * https://docs.stripe.com/payments/payco/accept-a-payment and …/samsung-pay/accept-a-payment), plus
+   * `card`. Stripe would drop an incompatible method from the filter silently; we never send one.
    */
   function krwMethods(mode: 'subscription' | 'payment'): Stripe.Checkout.SessionCreateParams.AllowedPaymentMethodType[] {
     const allowed = mode === 'subscription' ? KRW_SUBSCRIPTION_METHODS : KRW_ONE_TIME_METHODS;
@@ -372,10 +375,10 @@ export function createStripeProvider(cfg: StripeConfig): PaymentsProvider {
       const base: Stripe.Checkout.SessionCreateParams = {
         line_items: [{ price: priceOf(item, req.currency), quantity: 1 }],
         // In won the Korean methods (enabled in the Dashboard) filter Stripe's dynamically eligible set
-        // (`allowed_payment_method_types`, this API version's replacement of `payment_method_types`);
-        // in dollars Stripe's dynamic payment methods apply as they are.
-        ...(req.currency === 'krw' ? { allowed_payment_method_types: krwMethods(mode) } : {}),
-        locale: req.locale,
+        // (`allowed_payment_method_types`, this API version's replacement of `payment_method_types`),
+        // on a page in the customer's language; in dollars Stripe's dynamic payment methods apply as
+        // they are, and the page follows the browser's language (Stripe's default `auto`).
+        ...(req.currency === 'krw' ? { allowed_payment_method_types: krwMethods(mode), locale: req.locale } : {}),
         client_reference_id: userId,
         customer_email: req.email,
         metadata: { checkout_id: req.checkoutId, user_id: userId, kind: req.item.kind, item },

@@ -74,7 +74,7 @@ describe('subscription snapshot', () => {
       nextPlan: 'basic',
       subscription: {
         data: {
-          attributes: { status: 'active', created_at: PAST, renews_at: FUTURE, ends_at: null, urls: { update_payment_method: null } },
+          attributes: { status: 'active', created_at: PAST, renews_at: FUTURE, ends_at: null, urls: { update_payment_method: null }, currency: 'usd' },
           scheduled_change: { action: 'cancel', effective_at: FUTURE },
         },
       },
@@ -127,7 +127,7 @@ describe('payment issue and downgrade withdraw (decision 030)', () => {
   it('the update-payment link comes from the subscription status', () => {
     const status = {
       success: true as const, hasSubscription: true, plan: 'basic' as const, credits: 0, nextPlan: null,
-      subscription: { data: { attributes: { status: 'past_due' as const, created_at: PAST, renews_at: null, ends_at: null, urls: { update_payment_method: 'https://pay.example/fix' } }, scheduled_change: null } },
+      subscription: { data: { attributes: { status: 'past_due' as const, created_at: PAST, renews_at: null, ends_at: null, urls: { update_payment_method: 'https://pay.example/fix' }, currency: 'usd' as const }, scheduled_change: null } },
       user: { plan: 'basic' as const, cancelled_at: null, subscription_end_date: null, next_renewal_date: null, subscriptionId: 'sub_3' },
       provider: { name: 'sandbox', configured: true },
     };
