@@ -16,8 +16,9 @@ export interface PlanChange {
  * and target plan with their credits; an upgrade says it applies now, is prorated and cannot be undone;
  * a downgrade says it applies from the next cycle and can be withdrawn until then (never both texts);
  * plus the notice that a scheduled cancellation is removed. Confirm calls change-plan.
- * Each plan shows its monthly price in the page's currency (issue 25): the subscription-status answer
- * does not say which currency the subscription bills in, and a plan change stays in that currency.
+ * Each plan shows its monthly price in the subscription's currency (issue 25: a plan change stays in
+ * the currency the subscription was bought in, which subscription-status answers), whatever the page's
+ * currency switch shows.
  */
 export function PlanChangeDialog({
   change,
@@ -31,6 +32,7 @@ export function PlanChangeDialog({
 }: {
   change: PlanChange | null;
   prices: PriceTable;
+  /** The subscription's currency (the page's while the status has not said). */
   currency: Currency;
   cancelScheduled: boolean;
   busy: boolean;

@@ -193,7 +193,7 @@ function PricingContent() {
       <PlanChangeDialog
         change={change}
         prices={prices.table}
-        currency={currency}
+        currency={subscription.data?.subscription?.data.attributes.currency ?? currency}
         cancelScheduled={snap?.providerCancelScheduled ?? false}
         busy={busyKey !== null && busyKey.startsWith('change-')}
         error={changeError}
