@@ -15,7 +15,8 @@ test('pricing for a visitor: Get Started leads to login and back; /pricing/en is
   await page.goto('/pricing');
   await expect(page.getByTestId('pricing-page')).toBeVisible();
   for (const plan of PAID_PLANS) await expect(page.getByTestId(`plan-button-${plan}`)).toHaveText('시작하기');
-  await expect(page.getByTestId('plan-card-basic')).toContainText('$9');
+  // Won on the Korean page (issue 25; billing-krw.spec.ts covers the currencies).
+  await expect(page.getByTestId('plan-card-basic')).toContainText('₩12,600');
   await expect(page.getByTestId('plan-card-premium')).toContainText('14,500');
 
   // FAQ: ten questions, one open at a time
@@ -104,6 +105,9 @@ test('buy a pack, subscribe, upgrade through the modal, cancel and resume, with 
   await expect(page.getByTestId('plan-change-from')).toContainText('4,500');
   await expect(page.getByTestId('plan-change-to')).toContainText('디럭스');
   await expect(page.getByTestId('plan-change-to')).toContainText('9,500');
+  // Prices in the subscription's currency (bought on the Korean page: won; issue 25).
+  await expect(page.getByTestId('plan-change-from')).toContainText('₩12,600');
+  await expect(page.getByTestId('plan-change-to')).toContainText('₩26,600');
   await expect(page.getByTestId('plan-change-proration')).toContainText('일할 계산');
   await expect(page.getByTestId('plan-change-proration')).toContainText('5,000');
   await expect(page.getByTestId('plan-change-warning')).toHaveText('업그레이드는 즉시 처리되며 되돌릴 수 없습니다.');
@@ -185,6 +189,8 @@ test('buy a pack, subscribe, upgrade through the modal, cancel and resume, with 
       await page.getByTestId('pricing-tab-monthly').click();
       await page.getByTestId('plan-button-premium').click();
       await expect(page.getByTestId('plan-change-proration')).toBeVisible();
+      // The subscription bills in won, in English too: the dialog says what will be charged.
+      await expect(page.getByTestId('plan-change-to')).toContainText('₩40,600');
       await page.screenshot({ path: shotPath(`billing-upgrade-modal-${lang}-${width}`), animations: 'disabled' });
       await page.keyboard.press('Escape');
       await expect(page.getByTestId('plan-change-dialog')).toHaveCount(0);

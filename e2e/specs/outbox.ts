@@ -20,13 +20,23 @@ function decodePart(headers: string, body: string): string {
   return body;
 }
 
-/** The decoded text of every part of one `.eml`, and its To header. */
-function readEml(file: string): { to: string; body: string } {
+/** A header's RFC 2047 encoded words (`=?UTF-8?B?…?=`, `=?UTF-8?Q?…?=`) as text. */
+function decodeHeader(value: string): string {
+  return value.replace(/=\?([\w-]+)\?([BbQq])\?([^?]*)\?=\s*/g, (_m, _charset: string, enc: string, text: string) =>
+    enc.toUpperCase() === 'B'
+      ? Buffer.from(text, 'base64').toString('utf8')
+      : Buffer.from(text.replace(/_/g, ' ').replace(/=([0-9A-F]{2})/gi, (_x, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8'),
+  );
+}
+
+/** The decoded text of every part of one `.eml`, its To and its Subject. */
+function readEml(file: string): { to: string; subject: string; body: string } {
   const raw = fs.readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
   const split = raw.indexOf('\n\n');
   const head = raw.slice(0, split).replace(/\n[ \t]+/g, ' ');
   const rest = raw.slice(split + 2);
   const to = /^To:\s*(.*)$/im.exec(head)?.[1] ?? '';
+  const subject = decodeHeader(/^Subject:\s*(.*)$/im.exec(head)?.[1] ?? '');
   const boundary = /boundary="?([^";\n]+)"?/i.exec(head)?.[1];
   const body = boundary
     ? rest
@@ -38,7 +48,18 @@ function readEml(file: string): { to: string; body: string } {
         })
         .join('\n')
     : decodePart(head, rest);
-  return { to, body };
+  return { to, subject, body };
+}
+
+/** Every message mailed to `email` so far (subject and decoded text), oldest first, from every server's outbox. */
+export function mailsTo(email: string, dirs: string[] = outboxDirs()): { subject: string; body: string }[] {
+  return dirs
+    .filter((dir) => fs.existsSync(dir))
+    .flatMap((dir) => fs.readdirSync(dir).filter((f) => f.endsWith('.eml')).map((f) => ({ f, file: path.join(dir, f) })))
+    .sort((a, b) => (a.f < b.f ? -1 : a.f > b.f ? 1 : 0))
+    .map(({ file }) => readEml(file))
+    .filter((m) => m.to.toLowerCase().includes(email.toLowerCase()))
+    .map(({ subject, body }) => ({ subject, body }));
 }
 
 /**
