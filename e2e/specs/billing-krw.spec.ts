@@ -26,7 +26,12 @@ async function cardShot(card: Locator, name: string) {
  * sticky header over the page's top in the picture.
  */
 async function topShot(page: Page, name: string) {
-  await page.evaluate(() => window.scrollTo(0, 0));
+  await expect
+    .poll(() => page.evaluate(() => new Promise<number>((resolve) => {
+      window.scrollTo(0, 0);
+      requestAnimationFrame(() => requestAnimationFrame(() => resolve(window.scrollY)));
+    })))
+    .toBe(0);
   await shot(page, name);
 }
 
