@@ -61,7 +61,8 @@ describe.each(TEST_DATABASES)('billing states on $name', (kind) => {
 
     async function subscribe(plan: string) {
       const u = await signUpAndLogin(t.app, undefined, undefined, { verify: false });
-      const co = (await post(u.cookie, '/api/payment/checkout', { plan })).json() as { checkout_url: string };
+      // In dollars: the renewal amounts below are the dollar list prices (a Korean request defaults to won).
+      const co = (await post(u.cookie, '/api/payment/checkout', { plan, currency: 'usd' })).json() as { checkout_url: string };
       const paid = await paySandboxCheckout(t, co.checkout_url, '4242424242424242');
       expect(paid.statusCode).toBe(303);
       const { subscriptionId } = await sandbox.latestOf(u.user.id);
