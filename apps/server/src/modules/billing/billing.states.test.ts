@@ -17,8 +17,7 @@ import { billingPayments, users } from '../../db/schema';
 import type { MailMessage, MailProvider } from '../../providers/mail/mail.provider';
 import { getBalance } from '../credits';
 import type { SandboxEventBody, SandboxProvider } from './providers/sandbox.provider';
-import { billingMailClaimed } from './billing-mails';
-import { failedMailKey } from './payment-failed-mail';
+import { billingMailClaimed, failedMailKey } from './billing-mails';
 
 /**
  * What the customer sees about money (issue 21 points 12, 13, 16; decision 030), on PGlite and
