@@ -141,20 +141,20 @@ async function deliver(s: BillingMailServices, m: { userId: number; kind: Billin
 export async function sendBillingMails(s: BillingMailServices, provider: PaymentsProvider, ref: WebhookObjectRef | null): Promise<void> {
   if (!ref) return;
   try {
-    const db = s.database.db;
-    let subscriptionId: string | null = ref.kind === 'subscription' ? ref.id : null;
-    if (ref.kind !== 'subscription') {
-      const row = (await db.select().from(billingPayments).where(and(eq(billingPayments.provider, provider.name), eq(billingPayments.kind, ref.kind), eq(billingPayments.providerId, ref.id))))[0];
-      if (!row) return;
-      subscriptionId = row.providerSubscriptionId;
-      const sub = subscriptionId ? await subscriptionRow(s, provider.name, subscriptionId) : null;
-      await mailPayment(s, row);
-      await mailRefund(s, row);
-      await mailPaymentFailed(s, provider, row, sub);
+    if (ref.kind === 'subscription') {
+      const sub = await subscriptionRow(s, provider.name, ref.id);
       if (sub) await mailSubscriptionState(s, sub);
       return;
     }
-    const sub = subscriptionId ? await subscriptionRow(s, provider.name, subscriptionId) : null;
+    const row = (await s.database.db.select().from(billingPayments).where(and(eq(billingPayments.provider, provider.name), eq(billingPayments.kind, ref.kind), eq(billingPayments.providerId, ref.id))))[0];
+    if (!row) return;
+    const sub = row.providerSubscriptionId ? await subscriptionRow(s, provider.name, row.providerSubscriptionId) : null;
+    // A refused duplicate (decision 029): its invoices are recorded as such, and its subscription row says so too.
+    const duplicate = isDuplicate(row) || Boolean(sub?.refusedAt);
+    await mailPayment(s, row, duplicate);
+    await mailRefund(s, row, duplicate);
+    await mailPaymentFailed(s, provider, row, sub);
+    // An invoice event may be how we learn that its subscription ended.
     if (sub) await mailSubscriptionState(s, sub);
   } catch (err) {
     s.log.warn({ err, provider: provider.name, object: ref }, 'billing mails not sent');
@@ -167,8 +167,8 @@ async function subscriptionRow(s: BillingMailServices, provider: string, provide
 }
 
 /** Purchase (pack, first payment, upgrade) or renewal: a payment that granted credits. */
-async function mailPayment(s: BillingMailServices, row: PaymentRow): Promise<boolean> {
-  if (row.creditsGranted <= 0 || isDuplicate(row) || !recent(row.createdAt)) return false;
+async function mailPayment(s: BillingMailServices, row: PaymentRow, duplicate: boolean): Promise<boolean> {
+  if (row.creditsGranted <= 0 || duplicate || !recent(row.createdAt)) return false;
   const renewal = row.kind === 'invoice' && row.reason !== 'initial' && row.reason !== 'upgrade';
   return deliver(s, { userId: row.userId, kind: renewal ? 'renewal' : 'purchase', key: paymentMailKey(row.id) }, ({ email, locale }) => {
     const common = {
@@ -188,7 +188,7 @@ async function mailPayment(s: BillingMailServices, row: PaymentRow): Promise<boo
 }
 
 /** A refund: once per refunded total of the payment. */
-async function mailRefund(s: BillingMailServices, row: PaymentRow): Promise<boolean> {
+async function mailRefund(s: BillingMailServices, row: PaymentRow, duplicate: boolean): Promise<boolean> {
   if (row.refundedMinor <= 0 || !recent(row.refundedAt)) return false;
   return deliver(s, { userId: row.userId, kind: 'refund', key: refundMailKey(row.id, row.refundedMinor) }, ({ email, locale }) =>
     refundMail(locale, email, {
@@ -197,7 +197,7 @@ async function mailRefund(s: BillingMailServices, row: PaymentRow): Promise<bool
       refunded: formatPrice(row.refundedMinor, row.currency, locale),
       partial: row.refundedMinor < row.amountMinor,
       creditsTaken: row.creditsReclaimed,
-      duplicate: isDuplicate(row),
+      duplicate,
       historyUrl: historyUrl(s, locale),
       receiptUrl: receiptUrl(s, locale, row),
     }),
@@ -211,7 +211,7 @@ async function mailRefund(s: BillingMailServices, row: PaymentRow): Promise<bool
  * update-payment link (My Page when it has none or cannot be reached). Once per failed invoice.
  */
 async function mailPaymentFailed(s: BillingMailServices, provider: PaymentsProvider, row: PaymentRow, sub: SubscriptionRow | null): Promise<boolean> {
-  if (row.kind !== 'invoice' || isDuplicate(row)) return false;
+  if (row.kind !== 'invoice' || isDuplicate(row) || sub?.refusedAt) return false;
   const failed = row.status === 'failed' || (row.status === 'open' && sub !== null && isPaymentIssueStatus(sub.status as SubscriptionStatus));
   if (!failed) return false;
   return deliver(s, { userId: row.userId, kind: 'renewal_failed', key: failedMailKey(provider.name, row.providerId) }, async ({ email, locale }) => {
