@@ -63,7 +63,7 @@ export function paddleCheckoutCsp(environment: 'sandbox' | 'production'): string
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** JSON for a `<script type="application/json">` block: nothing in it can close the element or start markup. */
-function jsonForHtml(value: unknown): string {
+export function jsonForHtml(value: unknown): string {
   return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 }
 

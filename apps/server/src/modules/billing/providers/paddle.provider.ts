@@ -12,7 +12,6 @@ import {
   type ProviderOrder,
   type ProviderSubscription,
   type ProviderSubscriptionStatus,
-  type WebhookEvent,
   type WebhookObjectRef,
 } from '../payments-provider';
 import {
