@@ -3,7 +3,9 @@ import type { PaidPlan } from '@dewy/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakePaddle, type FakePaddle } from '../../../../test/fakes/fake-paddle.server';
 import { PADDLE_FAKE_PRICES, PADDLE_TEST_PRICES, PADDLE_TEST_PRICES_KRW } from '../../../../test/helpers/billing';
+import { loadConfig } from '../../../config';
 import { PaymentProviderError, WebhookSignatureError, type CheckoutRequest, type PaymentsProvider } from '../payments-provider';
+import { createPaymentsProvider } from './index';
 import { createPaddleProvider, paymentMethodOf, PADDLE_CHECKOUT_PATH, PADDLE_WEBHOOK_TOLERANCE_SECONDS } from './paddle.provider';
 
 // Contract tests of the Paddle adapter against the fake Paddle API (test/fakes/fake-paddle.server.ts):
@@ -373,5 +375,37 @@ describe('parseWebhook', () => {
     const ts = Math.floor(Date.now() / 1000);
     const h1 = createHmac('sha256', WEBHOOK_SECRET).update(`${ts}:`).update(body).digest('hex');
     await expect(paddle.parseWebhook(body, { 'Paddle-Signature': `ts=${ts};h1=${h1}` })).rejects.toBeInstanceOf(PaymentProviderError);
+  });
+});
+
+describe('configuration (PAYMENTS_PROVIDER=paddle)', () => {
+  const base = { DATA_DIR: '/tmp/dewy-paddle-config-test', NODE_ENV: 'test', PAYMENTS_PROVIDER: 'paddle' };
+  const prices = (prefix: string, ids: Record<string, string>) => Object.fromEntries(Object.entries(ids).map(([k, v]) => [`${prefix}_${k.toUpperCase()}`, v]));
+  const complete = { ...base, PADDLE_API_KEY: API_KEY, PADDLE_WEBHOOK_SECRET: WEBHOOK_SECRET, PADDLE_CLIENT_TOKEN: 'test_token', ...prices('PADDLE_PRICE', PADDLE_TEST_PRICES) };
+  const log = { warn: () => {} } as never;
+
+  it('names every missing key (API key, webhook secret, client token, each dollar price) and buys nothing', () => {
+    const c = loadConfig({ ...base, PADDLE_PRICE_BASIC: 'pri_basic' });
+    expect(c.payments).toMatchObject({ provider: 'paddle', configured: false });
+    expect(c.payments.missing).toEqual(['PADDLE_API_KEY', 'PADDLE_WEBHOOK_SECRET', 'PADDLE_CLIENT_TOKEN', 'PADDLE_PRICE_DELUXE', 'PADDLE_PRICE_PREMIUM', 'PADDLE_PRICE_PACKAGE1', 'PADDLE_PRICE_PACKAGE2', 'PADDLE_PRICE_PACKAGE3', 'PADDLE_PRICE_PACKAGE4', 'PADDLE_PRICE_PACKAGE5']);
+    expect(createPaymentsProvider(c, { database: null as never, secret: 'x', log })).toBeNull();
+  });
+
+  it('won prices are all or none; the API origin follows PADDLE_ENVIRONMENT unless PADDLE_BASE_URL is set', () => {
+    const partial = loadConfig({ ...complete, PADDLE_PRICE_KRW_BASIC: 'pri_krw_basic' });
+    expect(partial.payments.configured).toBe(false);
+    expect(partial.payments.missing).toContain('PADDLE_PRICE_KRW_PACKAGE5');
+    const c = loadConfig(complete);
+    expect(c.payments).toMatchObject({ configured: true, paddle: { environment: 'production', baseUrl: 'https://api.paddle.com', pricesKrw: null, clientToken: 'test_token' } });
+    expect(loadConfig({ ...complete, PADDLE_ENVIRONMENT: 'sandbox' }).payments.paddle.baseUrl).toBe('https://sandbox-api.paddle.com');
+    expect(loadConfig({ ...complete, PADDLE_BASE_URL: 'http://127.0.0.1:9/' }).payments.paddle.baseUrl).toBe('http://127.0.0.1:9');
+    expect(() => loadConfig({ ...complete, PADDLE_ENVIRONMENT: 'live' })).toThrow();
+  });
+
+  it('the factory builds the Paddle adapter: won offered with won prices', () => {
+    const usd = createPaymentsProvider(loadConfig(complete), { database: null as never, secret: 'x', log });
+    expect(usd).toMatchObject({ name: 'paddle', currencies: ['usd'] });
+    const both = createPaymentsProvider(loadConfig({ ...complete, ...prices('PADDLE_PRICE_KRW', PADDLE_TEST_PRICES_KRW) }), { database: null as never, secret: 'x', log });
+    expect(both?.currencies).toEqual(['usd', 'krw']);
   });
 });
