@@ -3141,6 +3141,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @enum {string} */
+                        currency?: "usd" | "krw";
+                        /** @enum {string} */
                         plan: "basic" | "deluxe" | "premium";
                     };
                 };
@@ -3238,6 +3240,8 @@ export interface paths {
                 content: {
                     "application/json": {
                         /** @enum {string} */
+                        currency?: "usd" | "krw";
+                        /** @enum {string} */
                         package: "package1" | "package2" | "package3" | "package4" | "package5";
                     };
                 };
@@ -3259,6 +3263,83 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/payment/prices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prices in dollars and won
+         * @description The price of every plan and pack in USD (cents) and KRW (won), with the configured overrides, and the currencies a checkout can be opened in with the payment provider in use (issue 25).
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            currencies: ("usd" | "krw")[];
+                            prices: {
+                                basic: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                                deluxe: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                                package1: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                                package2: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                                package3: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                                package4: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                                package5: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                                premium: {
+                                    krw: number;
+                                    usd: number;
+                                };
+                            };
+                            /** @enum {boolean} */
+                            success: true;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
