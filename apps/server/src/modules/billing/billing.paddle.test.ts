@@ -109,12 +109,17 @@ describe.each(TEST_DATABASES)('billing with Paddle (fake) on $name', (kind) => {
     const { cookie, user } = await signUpAndLogin(t.app);
     const r = await t.app.inject({ method: 'POST', url: '/api/payment/checkout', headers: { cookie }, payload: { plan: 'deluxe', currency: 'krw' } });
     const txn = txnOf(r.json().checkout_url);
+    // A payment event before Paddle linked the subscription: refused (non-2xx), so Paddle delivers it again later.
+    const early = fake.signedEvent('transaction.paid', fake.object(txn));
+    const refused = await t.app.inject({ method: 'POST', url: '/api/payment/webhook', headers: early.headers, payload: early.body });
+    expect(refused.statusCode).toBeGreaterThanOrEqual(500);
     const { subscriptionId } = fake.completeCheckout(txn, { method: 'kakao_pay' });
-    // Out of order: the subscription's events first (the plan's transaction.paid before it is linked is acknowledged only).
+    // Out of order: the subscription's update before the payment's completion.
     expect(await outcome(deliver('subscription.updated', subscriptionId!))).toBe('synced');
     expect((await books(user.id)).subscription).toBe(0);
     expect(await outcome(deliver('transaction.completed', txn))).toBe('granted');
     expect(await outcome(deliver('subscription.created', subscriptionId!))).toBe('synced');
+    expect(await outcome(deliver('transaction.paid', txn, { eventId: early.id }))).toBe('nothing'); // Paddle's retry of the refused event
     expect((await books(user.id)).subscription).toBe(planCredits('deluxe'));
     expect(await status(cookie)).toMatchObject({ hasSubscription: true, plan: 'deluxe', nextPlan: null });
     expect(await paymentOf(txn)).toMatchObject({ kind: 'invoice', reason: 'initial', currency: 'krw', method: 'kakao_pay', amountMinor: 26600 });

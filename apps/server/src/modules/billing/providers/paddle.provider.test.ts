@@ -331,9 +331,12 @@ describe('parseWebhook', () => {
     expect((await parse(paddle, adjOrder)).object).toEqual({ kind: 'order', id: 'txn_01abcdefghijklmnopqrstuvwx' });
   });
 
-  it('acknowledges without an object: payment-method updates, a plan\'s transaction before its subscription, other events', async () => {
+  it('acknowledges without an object: payment-method updates, a declined attempt at a plan\'s checkout, other events', async () => {
     expect((await parse(paddle, fake.signedEvent('transaction.completed', tx({ subscription_id: 'sub_01abcdefghijklmnopqrstuvwx', origin: 'subscription_payment_method_change' })))).object).toBeNull();
-    expect((await parse(paddle, fake.signedEvent('transaction.paid', tx({ items: [{ price: { id: PADDLE_TEST_PRICES.basic }, quantity: 1 }] })))).object).toBeNull();
+    const planTx = tx({ items: [{ price: { id: PADDLE_TEST_PRICES.basic }, quantity: 1 }] });
+    expect((await parse(paddle, fake.signedEvent('transaction.payment_failed', planTx))).object).toBeNull();
+    // Paid before Paddle linked its subscription: re-read as an invoice, which getInvoice refuses until the link exists (Paddle retries).
+    expect((await parse(paddle, fake.signedEvent('transaction.paid', planTx))).object).toEqual({ kind: 'invoice', id: planTx.id });
     expect((await parse(paddle, fake.signedEvent('customer.updated', { id: 'ctm_01abcdefghijklmnopqrstuvwx' })))).toMatchObject({ object: null, type: 'customer.updated' });
   });
 

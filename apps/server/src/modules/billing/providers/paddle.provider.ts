@@ -618,9 +618,11 @@ export function createPaddleProvider(cfg: PaddleConfig, opts: PaddleProviderOpti
      * (https://developer.paddle.com/webhooks/overview): `subscription.*` → the subscription;
      * `transaction.completed|paid|payment_failed|past_due|canceled` → the invoice (a transaction of a
      * subscription) or the order (one without); `adjustment.created|updated` → the invoice or order of
-     * its `transaction_id`. Null (recorded, acknowledged) for other events, for transactions that bill
-     * nothing of ours (payment-method updates, one-off charges), and for a plan's transaction before
-     * Paddle has linked its subscription (its `transaction.completed` follows with `subscription_id`).
+     * its `transaction_id`. A plan's transaction paid before Paddle linked its subscription is re-read
+     * as an invoice all the same (`getInvoice` refuses it until the link exists: the route answers
+     * non-2xx and Paddle retries). Null (recorded, acknowledged) for other events, for transactions that
+     * bill nothing of ours (payment-method updates, one-off charges), and for a declined attempt at a
+     * plan's checkout.
      * Key: `event_id`. @throws WebhookSignatureError; PaymentProviderError for a signed body that is not a Paddle event.
      */
     async parseWebhook(rawBody, headers) {
@@ -647,6 +649,9 @@ export function createPaddleProvider(cfg: PaddleConfig, opts: PaddleProviderOpti
         if (origin && NOT_OURS_ORIGINS.has(origin)) object = null;
         else if (str(data.subscription_id)) object = { kind: 'invoice', id: ev.data.id };
         else if (!billsPlan) object = { kind: 'order', id: ev.data.id };
+        // A plan's payment before Paddle linked its subscription: re-read as an invoice (it answers
+        // non-2xx until the link exists, and Paddle retries); a declined attempt there is only acknowledged.
+        else if (ev.event_type === 'transaction.completed' || ev.event_type === 'transaction.paid') object = { kind: 'invoice', id: ev.data.id };
       } else if (ADJUSTMENT_EVENTS.has(ev.event_type)) {
         const txId = str(data.transaction_id);
         if (txId) object = str(data.subscription_id) ? { kind: 'invoice', id: txId } : { kind: 'order', id: txId };
