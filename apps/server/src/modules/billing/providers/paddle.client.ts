@@ -155,7 +155,7 @@ export interface PaddleClientOptions {
   apiKey: string;
   /** API origin without a trailing slash: https://api.paddle.com, https://sandbox-api.paddle.com or a fake. */
   baseUrl: string;
-  /** Per-request timeout (default 15 s). */
+  /** Per-request timeout (default 30 s: an upgrade's PATCH waits for its payment attempt). */
   timeoutMs?: number;
 }
 
@@ -180,7 +180,7 @@ const SECRET_SHAPE = /\bpdl_[A-Za-z0-9]+_[A-Za-z0-9_]{8,}/g;
 /** Creates the client (see the file comment). Never puts the API key anywhere but the Authorization header. */
 export function createPaddleClient(opts: PaddleClientOptions): PaddleClient {
   const base = opts.baseUrl.replace(/\/+$/, '');
-  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
   const redact = (msg: string) => (opts.apiKey ? msg.split(opts.apiKey).join('[redacted]') : msg).replace(SECRET_SHAPE, 'pdl_[redacted]');
 
   async function send(method: string, url: string, body: unknown, where: string): Promise<{ status: number; body: unknown }> {

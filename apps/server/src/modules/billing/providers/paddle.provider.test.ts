@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { PaidPlan } from '@dewy/contracts';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakePaddle, type FakePaddle } from '../../../../test/fakes/fake-paddle.server';
@@ -292,6 +294,23 @@ describe('errors', () => {
     expect(e).toBeInstanceOf(PaymentProviderError);
     expect((e as PaymentProviderError).status).toBeUndefined();
     expect((e as Error).message).not.toContain(API_KEY);
+  });
+});
+
+describe('timeouts', () => {
+  it('a request that gets no answer in time fails with "timed out" and no status', async () => {
+    const hanging = createServer(() => {}); // accepts, never answers
+    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+    try {
+      const slow = provider({ baseUrl: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`, timeoutMs: 200 });
+      const e = await rejection(slow.getSubscription('sub_01abcdefghijklmnopqrstuvwx'));
+      expect(e).toBeInstanceOf(PaymentProviderError);
+      expect((e as Error).message).toMatch(/timed out after 200 ms/);
+      expect((e as PaymentProviderError).status).toBeUndefined();
+    } finally {
+      hanging.closeAllConnections();
+      await new Promise<void>((resolve) => hanging.close(() => resolve()));
+    }
   });
 });
 

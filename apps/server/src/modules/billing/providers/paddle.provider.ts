@@ -78,7 +78,7 @@ export type PaddleConfig = Pick<PaymentsConfig['paddle'], 'apiKey' | 'webhookSec
 export interface PaddleProviderOptions {
   /** Our site's origin (PUBLIC_URL): each transaction's `checkout.url` is our checkout page there. Unset: Paddle's default payment link. */
   publicUrl?: string;
-  /** Per-request timeout of API calls (default 15 s). */
+  /** Per-request timeout of API calls (default 30 s). */
   timeoutMs?: number;
   /** The clock the webhook tolerance is measured on (ms since the epoch; tests). */
   now?: () => number;
