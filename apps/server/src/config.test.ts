@@ -60,6 +60,9 @@ describe('the seller\'s details (issue 25)', () => {
     expect(sellerDetailsWarning(loadConfig({ NODE_ENV: 'development' }))).toBeNull();
     // Blank values count as missing (the pages then show nothing, never a placeholder).
     expect(missingSellerDetails(loadConfig({ ...base, ...all, COMPANY_ADDRESS: '   ' }))).toEqual(['COMPANY_ADDRESS']);
+  });
+});
+
 /**
  * Issue 25: prices in dollars and won. PRICE_USD_<ITEM> / PRICE_KRW_<ITEM> override contracts'
  * DEFAULT_PRICES in major units (dollars with up to 2 decimals, whole won), kept in minor units

@@ -139,8 +139,8 @@ const EnvSchema = z.object({
   /** The affiliate programme (decision 013): on by default; the attribution cookie's lifetime in days. */
   AFFILIATE_ENABLED: bool.default(true),
   AFFILIATE_COOKIE_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-  /** Payments (GUIDE §1, decision 012): sandbox (embedded hosted checkout), lemonsqueezy or stripe. */
-  PAYMENTS_PROVIDER: z.enum(['sandbox', 'lemonsqueezy', 'stripe']).default('sandbox'),
+  /** Payments (GUIDE §1, decision 012): sandbox (embedded hosted checkout), lemonsqueezy, stripe or paddle (decision 042). */
+  PAYMENTS_PROVIDER: z.enum(['sandbox', 'lemonsqueezy', 'stripe', 'paddle']).default('sandbox'),
   /** With NODE_ENV=production the sandbox (free test payments) is refused unless this is true (decision 028). */
   PAYMENTS_SANDBOX_IN_PRODUCTION: bool.default(false),
   /** HMAC secret of the sandbox provider's webhooks; derived from APP_SECRET when unset. */
@@ -158,6 +158,14 @@ const EnvSchema = z.object({
    * Stripe payment method types; a subscription checkout keeps those Stripe allows in subscription mode.
    */
   STRIPE_KRW_PAYMENT_METHODS: z.string().default('card,kr_card,kakao_pay,naver_pay,payco,samsung_pay'),
+  /** Paddle Billing (decision 042): server-side API key, the notification destination's secret key, the client-side token of Paddle.js. */
+  PADDLE_API_KEY: z.string().optional(),
+  PADDLE_WEBHOOK_SECRET: z.string().optional(),
+  PADDLE_CLIENT_TOKEN: z.string().optional(),
+  /** Which Paddle environment the keys belong to: its API origin and Paddle.js's `Environment.set('sandbox')`. */
+  PADDLE_ENVIRONMENT: z.enum(['sandbox', 'production']).default('production'),
+  /** Paddle API origin (tests point it at a fake server); default the environment's own. */
+  PADDLE_BASE_URL: z.string().url().optional(),
   /** Image-generation vendor; the flag stays off until one is configured. */
   SEEDREAM_API_KEY: z.string().optional(),
   /** Kling image generation (issue 16, decision 024): on when both keys are set. */
@@ -283,9 +291,12 @@ function klingConfig(e: Env): KlingConfig | null {
   };
 }
 
+/** Paddle's API origins (https://developer.paddle.com/api-reference/about/paddle-api). */
+const PADDLE_API_ORIGINS = { production: 'https://api.paddle.com', sandbox: 'https://sandbox-api.paddle.com' } as const;
+
 /** Payment provider settings; `configured` is false when a required key of the chosen provider is missing. */
 export interface PaymentsConfig {
-  provider: 'sandbox' | 'lemonsqueezy' | 'stripe';
+  provider: 'sandbox' | 'lemonsqueezy' | 'stripe' | 'paddle';
   configured: boolean;
   /** What is missing when not configured (for the log, never the page). */
   missing: string[];
@@ -296,6 +307,21 @@ export interface PaymentsConfig {
    * the Korean methods `krwMethods`. Without won prices Stripe checkouts are in dollars only.
    */
   stripe: { secretKey?: string; webhookSecret?: string; baseUrl?: string; prices: BillingCatalog; pricesKrw: BillingCatalog | null; krwMethods: string[] };
+  /**
+   * Paddle Billing (decision 042): `prices` (PADDLE_PRICE_<ITEM>) bill in dollars; `pricesKrw`
+   * (PADDLE_PRICE_KRW_<ITEM>, all or none) are prices whose base price is in won, which is what makes
+   * Paddle Checkout offer the Korean methods. `baseUrl`: PADDLE_BASE_URL, else the environment's API
+   * origin. `clientToken` initialises Paddle.js on our checkout page (GET /payment/paddle-checkout).
+   */
+  paddle: {
+    apiKey?: string;
+    webhookSecret?: string;
+    clientToken?: string;
+    environment: 'sandbox' | 'production';
+    baseUrl: string;
+    prices: BillingCatalog;
+    pricesKrw: BillingCatalog | null;
+  };
   /**
    * The price table in force (minor units): contracts' DEFAULT_PRICES with each `PRICE_USD_<ITEM>` /
    * `PRICE_KRW_<ITEM>` override (major units: `9.50`, `12900`). The sandbox charges it, the page shows
@@ -348,6 +374,17 @@ function paymentsConfig(e: Env, env: NodeJS.ProcessEnv): PaymentsConfig {
   };
   const krw = catalogFrom(env, 'STRIPE_PRICE_KRW');
   if (BILLING_ITEMS.some((k) => krw[k])) stripe.pricesKrw = krw;
+  const paddle: PaymentsConfig['paddle'] = {
+    apiKey: e.PADDLE_API_KEY || undefined,
+    webhookSecret: e.PADDLE_WEBHOOK_SECRET || undefined,
+    clientToken: e.PADDLE_CLIENT_TOKEN || undefined,
+    environment: e.PADDLE_ENVIRONMENT,
+    baseUrl: (e.PADDLE_BASE_URL ?? PADDLE_API_ORIGINS[e.PADDLE_ENVIRONMENT]).replace(/\/$/, ''),
+    prices: catalogFrom(env, 'PADDLE_PRICE'),
+    pricesKrw: null,
+  };
+  const paddleKrw = catalogFrom(env, 'PADDLE_PRICE_KRW');
+  if (BILLING_ITEMS.some((k) => paddleKrw[k])) paddle.pricesKrw = paddleKrw;
   const missing: string[] = [];
   const need = (name: string, v: unknown) => { if (!v) missing.push(name); };
   if (e.PAYMENTS_PROVIDER === 'lemonsqueezy') {
@@ -361,8 +398,15 @@ function paymentsConfig(e: Env, env: NodeJS.ProcessEnv): PaymentsConfig {
     for (const k of BILLING_ITEMS) need(`STRIPE_PRICE_${k.toUpperCase()}`, stripe.prices[k]);
     // Won prices are all or none: a half-set catalogue would refuse some items in won.
     if (stripe.pricesKrw) for (const k of BILLING_ITEMS) need(`STRIPE_PRICE_KRW_${k.toUpperCase()}`, stripe.pricesKrw[k]);
+  } else if (e.PAYMENTS_PROVIDER === 'paddle') {
+    need('PADDLE_API_KEY', paddle.apiKey);
+    need('PADDLE_WEBHOOK_SECRET', paddle.webhookSecret);
+    // Without it our checkout page cannot start Paddle.js: no purchase could be paid.
+    need('PADDLE_CLIENT_TOKEN', paddle.clientToken);
+    for (const k of BILLING_ITEMS) need(`PADDLE_PRICE_${k.toUpperCase()}`, paddle.prices[k]);
+    if (paddle.pricesKrw) for (const k of BILLING_ITEMS) need(`PADDLE_PRICE_KRW_${k.toUpperCase()}`, paddle.pricesKrw[k]);
   }
-  return { provider: e.PAYMENTS_PROVIDER, configured: missing.length === 0, missing, sandbox: { webhookSecret: e.SANDBOX_WEBHOOK_SECRET }, lemonsqueezy, stripe, prices: priceTableFrom(env) };
+  return { provider: e.PAYMENTS_PROVIDER, configured: missing.length === 0, missing, sandbox: { webhookSecret: e.SANDBOX_WEBHOOK_SECRET }, lemonsqueezy, stripe, paddle, prices: priceTableFrom(env) };
 }
 
 /**
@@ -498,7 +542,7 @@ export const SANDBOX_IN_PRODUCTION_REFUSED = [
   'Invalid configuration:',
   '  PAYMENTS_PROVIDER: sandbox (the default when unset) with NODE_ENV=production. The sandbox is a test checkout:',
   '    its test card 4242 4242 4242 4242 buys any plan or credit pack for $0, so the server refuses to start.',
-  '    Set PAYMENTS_PROVIDER=lemonsqueezy or stripe with its keys (README, Payments), or, to run the test',
+  '    Set PAYMENTS_PROVIDER=lemonsqueezy or stripe (or paddle) with its keys (README, Payments), or, to run the test',
   '    checkout in production on purpose (a demo or staging site), set PAYMENTS_SANDBOX_IN_PRODUCTION=true.',
 ].join('\n');
 

@@ -7,7 +7,7 @@ import { creditsRoutes } from './modules/credits';
 import { usersRoutes } from './modules/users';
 import { noticesRoutes } from './modules/notices';
 import { settingsRoutes } from './modules/settings';
-import { billingRoutes, type SandboxProvider, sandboxRoutes } from './modules/billing';
+import { billingRoutes, paddleRoutes, type SandboxProvider, sandboxRoutes } from './modules/billing';
 import { flagsRoutes } from './modules/flags';
 import { imagesRoutes } from './modules/images';
 import { retouchRoutes } from './modules/retouch';
@@ -45,4 +45,6 @@ export async function registerRoutes(app: FastifyInstance, ctx: AppContext): Pro
     // Its webhooks enter through the same route and hooks as any provider's (signature, raw body).
     sandbox.setDeliverer(async (body, headers) => (await app.inject({ method: 'POST', url: '/api/payment/webhook', headers, payload: body })).statusCode);
   }
+  // Paddle's default payment link: our page that opens Paddle Checkout (decision 042).
+  if (ctx.payments?.name === 'paddle') await app.register(paddleRoutes(ctx));
 }

@@ -2,15 +2,16 @@ import { expect } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Currency } from '@dewy/contracts';
 import type { MailProvider } from '../../src/providers/mail/mail.provider';
-import { type PaymentsProvider, createLemonSqueezyProvider, type SandboxProvider, createStripeProvider, operatorToken } from '../../src/modules/billing';
+import { type PaymentsProvider, createLemonSqueezyProvider, createPaddleProvider, type SandboxProvider, createStripeProvider, operatorToken } from '../../src/modules/billing';
 import { startFakeLemonSqueezy, type FakeLemonSqueezy, type FakeLsResource } from '../fakes/fake-lemonsqueezy.server';
+import { startFakePaddle, type FakePaddle, type FakePaddlePrice } from '../fakes/fake-paddle.server';
 import { startFakeStripe, type FakePaymentMethod, type FakeStripe, type FakeStripePrice } from '../fakes/fake-stripe.server';
 import type { TestDatabaseKind } from './databases';
 import { createTestApp, type TestApp } from './test-app';
 
 /**
  * Shared setup of the billing suites (apps/server/src/modules/billing/*.test.ts): a test app on one
- * test database whose payments go through the sandbox, or through the Stripe or Lemon Squeezy adapter
+ * test database whose payments go through the sandbox, or through the Stripe, Lemon Squeezy or Paddle adapter
  * against its fake server, with the webhook-delivery and checkout helpers every such suite needs.
  * Each `start…BillingApp` is meant for a `beforeAll`; its `close` (for the `afterAll`) closes what it
  * started: the test app first, then the fake server.
@@ -168,6 +169,81 @@ export async function startLemonSqueezyBillingApp(kind: TestDatabaseKind, opts: 
         return t.app.inject({ method: 'POST', url: '/api/payment/webhook', headers, payload: body });
       },
       lastCheckout: () => [...fake.checkouts.keys()].at(-1)!,
+      async close() {
+        await t.close();
+        await fake.close();
+      },
+    };
+  });
+}
+
+/** Our plans and packs → the Paddle price ids the fake knows, in dollars (PADDLE_PRICE_*) and in won (PADDLE_PRICE_KRW_*). */
+export const PADDLE_TEST_PRICES = {
+  basic: 'pri_basic', deluxe: 'pri_deluxe', premium: 'pri_premium',
+  package1: 'pri_pack1', package2: 'pri_pack2', package3: 'pri_pack3', package4: 'pri_pack4', package5: 'pri_pack5',
+};
+export const PADDLE_TEST_PRICES_KRW = {
+  basic: 'pri_krw_basic', deluxe: 'pri_krw_deluxe', premium: 'pri_krw_premium',
+  package1: 'pri_krw_pack1', package2: 'pri_krw_pack2', package3: 'pri_krw_pack3', package4: 'pri_krw_pack4', package5: 'pri_krw_pack5',
+};
+
+/** The Paddle fake's prices: plans $9/$19/$29 (₩12,600/₩26,600/₩40,600) a month, packs $5–$30 (₩7,000–₩42,000) once. */
+export const PADDLE_FAKE_PRICES: Record<string, FakePaddlePrice> = Object.fromEntries([
+  ...([['basic', 900, 12600], ['deluxe', 1900, 26600], ['premium', 2900, 40600]] as const).flatMap(([p, usd, krw]) => [
+    [PADDLE_TEST_PRICES[p], { amount: usd, currency: 'USD', recurring: true }],
+    [PADDLE_TEST_PRICES_KRW[p], { amount: krw, currency: 'KRW', recurring: true }],
+  ]),
+  ...([['package1', 500, 7000], ['package2', 1000, 14000], ['package3', 1500, 21000], ['package4', 2000, 28000], ['package5', 3000, 42000]] as const).flatMap(([p, usd, krw]) => [
+    [PADDLE_TEST_PRICES[p], { amount: usd, currency: 'USD', recurring: false }],
+    [PADDLE_TEST_PRICES_KRW[p], { amount: krw, currency: 'KRW', recurring: false }],
+  ]),
+]);
+
+/** The test app's PUBLIC_URL (config's default, http://localhost:PORT): the Paddle checkout links point to its checkout page. */
+export const PADDLE_TEST_PUBLIC_URL = 'http://localhost:5000';
+
+/** A test app paying through the Paddle adapter against a fake Paddle API. */
+export interface PaddleBillingApp {
+  t: TestApp;
+  fake: FakePaddle;
+  /** The Paddle adapter the app uses (pointed at `fake.origin`, won prices configured). */
+  payments: PaymentsProvider;
+  /** Posts to /api/payment/webhook a Paddle-signed `eventType` event about the fake's current entity `id` (`eventId` to redeliver one). */
+  deliver(eventType: string, id: string, opts?: { eventId?: string }): Promise<LightMyRequestResponse>;
+  /** Closes the test app, then the fake server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a fake Paddle API with {@link PADDLE_FAKE_PRICES}, the Paddle adapter against it (dollar and
+ * won prices) and a test app on `kind` using it, configured as PAYMENTS_PROVIDER=paddle in the sandbox
+ * environment (so the checkout page is registered). `mail` replaces the app's mail transport.
+ */
+export async function startPaddleBillingApp(
+  kind: TestDatabaseKind,
+  opts: { apiKey?: string; webhookSecret?: string; clientToken?: string; mail?: MailProvider } = {},
+): Promise<PaddleBillingApp> {
+  const apiKey = opts.apiKey ?? 'pdl_sdbx_apikey_dewyfake0001';
+  const webhookSecret = opts.webhookSecret ?? 'pdl_ntfset_dewyfake_secret';
+  const clientToken = opts.clientToken ?? 'test_dewyfakeclienttoken0001';
+  const fake = await startFakePaddle({ apiKey, webhookSecret, prices: PADDLE_FAKE_PRICES });
+  return orClose(fake, async () => {
+    const env: Record<string, string> = {
+      PAYMENTS_PROVIDER: 'paddle', PADDLE_API_KEY: apiKey, PADDLE_WEBHOOK_SECRET: webhookSecret, PADDLE_CLIENT_TOKEN: clientToken,
+      PADDLE_ENVIRONMENT: 'sandbox', PADDLE_BASE_URL: fake.origin,
+      ...Object.fromEntries(Object.entries(PADDLE_TEST_PRICES).map(([k, v]) => [`PADDLE_PRICE_${k.toUpperCase()}`, v])),
+      ...Object.fromEntries(Object.entries(PADDLE_TEST_PRICES_KRW).map(([k, v]) => [`PADDLE_PRICE_KRW_${k.toUpperCase()}`, v])),
+    };
+    const payments = createPaddleProvider({ apiKey, webhookSecret, baseUrl: fake.origin, prices: PADDLE_TEST_PRICES, pricesKrw: PADDLE_TEST_PRICES_KRW }, { publicUrl: PADDLE_TEST_PUBLIC_URL });
+    const t = await createTestApp(kind, env, { payments, mail: opts.mail });
+    return {
+      t,
+      fake,
+      payments,
+      deliver(eventType, id, o = {}) {
+        const ev = fake.signedEvent(eventType, fake.object(id), { eventId: o.eventId });
+        return t.app.inject({ method: 'POST', url: '/api/payment/webhook', headers: ev.headers, payload: ev.body });
+      },
       async close() {
         await t.close();
         await fake.close();

@@ -24,6 +24,7 @@ import { billingCheckouts, subscriptions, users, type UserRow } from '../../db/s
 import { AppError } from '../../lib/app-error';
 import { PaymentProviderError, type PaymentsProvider, type ProviderSubscription } from './payments-provider';
 import { effectivePlan, isLiveSubscription, pickCurrentSubscription, syncSubscription, upcomingPlan } from './billing.webhooks';
+import { mailSubscriptionState } from './billing-mails';
 
 /**
  * The payment calls of spec 000 §7 and 001 §7, with the rules the spec leaves to the server
@@ -33,7 +34,7 @@ import { effectivePlan, isLiveSubscription, pickCurrentSubscription, syncSubscri
  * provider that is not configured refuses everything (nothing is charged).
  */
 
-export type BillingServices = Pick<AppServices, 'config' | 'database' | 'log' | 'payments'>;
+export type BillingServices = Pick<AppServices, 'config' | 'database' | 'log' | 'mail' | 'payments'>;
 
 function providerOf(s: BillingServices): PaymentsProvider {
   if (!s.payments) throw new AppError('PAYMENTS_NOT_CONFIGURED', { message: `PAYMENTS_PROVIDER=${s.config.payments.provider} lacks ${s.config.payments.missing.join(', ')}` });
@@ -267,7 +268,9 @@ export async function withdrawDowngrade(s: BillingServices, user: UserRow, local
 }
 
 /**
- * POST /api/payment/cancel-subscription (001 §7): schedules the cancellation at the period end.
+ * POST /api/payment/cancel-subscription (001 §7): schedules the cancellation at the period end, and
+ * mails the owner once it is recorded (decision 041: the provider's webhook about the same change
+ * claims the same mail, so whichever comes first sends it, once).
  * @throws NO_SUBSCRIPTION, SUBSCRIPTION_ENDED, PAYMENT_PROVIDER_ERROR.
  */
 export async function cancelSubscription(s: BillingServices, user: UserRow): Promise<CancelSubscriptionResponse> {
@@ -277,6 +280,7 @@ export async function cancelSubscription(s: BillingServices, user: UserRow): Pro
   const after = await call(() => provider.cancel(local.providerSubscriptionId));
   const row = await record(s, user.id, after);
   s.log.info({ userId: user.id, subscription: row.providerSubscriptionId }, 'subscription cancel scheduled');
+  await mailSubscriptionState(s, row).catch((err: unknown) => s.log.warn({ err, userId: user.id }, 'cancellation mail not sent'));
   return { success: true, alreadyScheduled: false, scheduled: row.cancelAtPeriodEnd, ends_at: row.currentPeriodEnd.toISOString() };
 }
 

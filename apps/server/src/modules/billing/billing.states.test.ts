@@ -17,8 +17,7 @@ import { billingPayments, users } from '../../db/schema';
 import type { MailMessage, MailProvider } from '../../providers/mail/mail.provider';
 import { getBalance } from '../credits';
 import type { SandboxEventBody, SandboxProvider } from './providers/sandbox.provider';
-import { billingMailClaimed } from './billing-mails';
-import { failedMailKey } from './payment-failed-mail';
+import { billingMailClaimed, failedMailKey } from './billing-mails';
 
 /**
  * What the customer sees about money (issue 21 points 12, 13, 16; decision 030), on PGlite and
@@ -61,6 +60,7 @@ describe.each(TEST_DATABASES)('billing states on $name', (kind) => {
 
     async function subscribe(plan: string) {
       const u = await signUpAndLogin(t.app, undefined, undefined, { verify: false });
+      // In dollars: the renewal amounts below are the dollar list prices (a Korean request defaults to won).
       const co = (await post(u.cookie, '/api/payment/checkout', { plan, currency: 'usd' })).json() as { checkout_url: string };
       const paid = await paySandboxCheckout(t, co.checkout_url, '4242424242424242');
       expect(paid.statusCode).toBe(303);

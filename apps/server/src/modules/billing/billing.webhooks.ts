@@ -18,7 +18,7 @@ import {
   type PaymentDetails,
   type WebhookEvent,
 } from './payments-provider';
-import { isFailedPayment, mailPaymentFailed } from './payment-failed-mail';
+import { sendBillingMails } from './billing-mails';
 
 /**
  * Applying payment-provider webhooks to our books (GUIDE §3a, decision 012).
@@ -30,7 +30,9 @@ import { isFailedPayment, mailPaymentFailed } from './payment-failed-mail';
  *    the user row is locked, and the effect is written (ledger entries keyed by the paid object, so a
  *    second event about the same order or invoice cannot grant twice either).
  * 4. The route answers 2xx only after that commit; any failure answers non-2xx and the provider retries.
- * 5. After the commit, an invoice whose payment failed mails its owner, once per invoice (payment-failed-mail.ts).
+ * 5. After the commit (and for a delivery already applied), the billing mails the object's state calls
+ *    for go out, each once per event (billing-mails.ts, decision 041): never inside the transaction, so a
+ *    rolled-back delivery mails nothing.
  */
 
 export type WebhookOutcome =
@@ -82,6 +84,8 @@ export async function handleWebhook(
     // A redelivery of an event that refused a duplicate subscription: finish the provider side again
     // (idempotent), in case the first delivery's cancel or refund call failed.
     if (seen[0].outcome === 'duplicate_subscription') await settleDuplicate(services, provider, await readSnapshot(provider, ev));
+    // A mail an earlier delivery could not send goes now (each mail is claimed once, so none twice).
+    await sendBillingMails(services, provider, ev.object);
     return { outcome: 'duplicate', eventKey: ev.key };
   }
   const snap = await readSnapshot(provider, ev);
@@ -98,10 +102,8 @@ export async function handleWebhook(
   });
   services.log.info({ provider: provider.name, eventKey: ev.key, type: ev.type, object: ev.object, outcome }, 'payment webhook applied');
   if (outcome === 'duplicate_subscription') await settleDuplicate(services, provider, snap);
-  // After the commit (the invoice row exists), never before: a rolled-back delivery mails nothing.
-  if (outcome !== 'duplicate' && snap?.kind === 'invoice' && isFailedPayment(snap.invoice, snap.subscription)) {
-    await mailPaymentFailed(services, provider, snap.invoice);
-  }
+  // After the commit (the payment and subscription rows exist), never before: a rolled-back delivery mails nothing.
+  await sendBillingMails(services, provider, ev.object);
   return { outcome, eventKey: ev.key };
 }
 

@@ -4,14 +4,16 @@
  * ledger. This index is its public face (decision 039): what routes.ts, tools.ts, the entry points, the other modules and the tests outside this folder import. Files of the module and the tests beside them use its internals.
  */
 
-// Routes (routes.ts; the sandbox's only when PAYMENTS_PROVIDER=sandbox) and the operator token (billing-cli.ts).
+// Routes (routes.ts; the sandbox's only when PAYMENTS_PROVIDER=sandbox, Paddle's checkout page only with paddle) and the operator token (billing-cli.ts).
 export { billingRoutes } from './billing.routes';
 export { sandboxRoutes, operatorToken } from './sandbox.routes';
+export { paddleRoutes } from './paddle.routes';
 
 // The provider port and its adapters (bootstrap.ts; tests point adapters at fake servers).
 export { createPaymentsProvider } from './providers';
 export { createStripeProvider } from './providers/stripe.provider';
 export { createLemonSqueezyProvider } from './providers/lemonsqueezy.provider';
+export { createPaddleProvider } from './providers/paddle.provider';
 export type { SandboxProvider } from './providers/sandbox.provider';
 export { PaymentProviderError, type PaymentsProvider } from './payments-provider';
 

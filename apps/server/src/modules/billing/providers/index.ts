@@ -4,6 +4,7 @@ import type { AppConfig } from '../../../config';
 import type { Database } from '../../../db/client';
 import type { PaymentsProvider } from '../payments-provider';
 import { createLemonSqueezyProvider } from './lemonsqueezy.provider';
+import { createPaddleProvider } from './paddle.provider';
 import { createSandboxProvider } from './sandbox.provider';
 import { createStripeProvider } from './stripe.provider';
 
@@ -34,5 +35,8 @@ export function createPaymentsProvider(config: AppConfig, deps: { database: Data
       return createLemonSqueezyProvider(p.lemonsqueezy);
     case 'stripe':
       return createStripeProvider(p.stripe);
+    case 'paddle':
+      // Each transaction's checkout link is our checkout page (GET /payment/paddle-checkout).
+      return createPaddleProvider(p.paddle, { publicUrl: config.publicUrl });
   }
 }
