@@ -2,17 +2,25 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
 import { expectPaymentSuccess, gotoSignedIn, headerBalance, payOnSandbox, shot, SHOTS, signUpAndLogInByApi, uniqueEmail } from './helpers';
+import { mailsTo } from './outbox';
 
 /**
  * Won and dollars (issue 25) through the sandbox provider: the Korean page shows won, a pack is paid
  * with Kakao Pay on the sandbox checkout, the credits arrive, My Page's billing history has the line
- * (카카오페이, ₩) and its receipt link opens our receipt with the amount; the same in English in dollars
- * with a card. Plus the currency switch (remembered), the landing teaser's prices, and the page when
+ * (카카오페이, ₩) and its receipt link opens our receipt with the amount, and the outbox holds exactly one
+ * purchase-confirmation mail; the same in English in dollars with a card. Plus the currency switch (remembered), the landing teaser's prices, and the page when
  * the provider takes only dollars. Screens at 390 and 1440 px of /pricing, the billing history and the
  * receipt in both languages (.artifacts/screenshots/billing-krw-*).
  */
 
 const PASSWORD = 'krw-pass-1234';
+/** The purchase-confirmation mail's subject in each language (apps/server providers/mail/templates.ts). */
+const PURCHASE_SUBJECT = { ko: '[Dewy] 결제가 완료되었습니다', en: '[Dewy] Your payment is complete' } as const;
+
+/** The purchase-confirmation mails the outbox holds for `email`. */
+function purchaseMails(email: string, lang: 'ko' | 'en') {
+  return mailsTo(email).filter((m) => m.subject === PURCHASE_SUBJECT[lang]);
+}
 
 /** A screenshot of one element (a My Page card) next to the full-page ones of {@link shot}. */
 async function cardShot(card: Locator, name: string) {
@@ -38,6 +46,8 @@ async function topShot(page: Page, name: string) {
 /** A signed-in customer in a context of its own, in the language of `landing`. */
 async function customer(browser: Browser, tag: string, lang: 'ko' | 'en') {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: lang === 'ko' ? 'ko-KR' : 'en-US' });
+  // The account's language (its mails') is the one the visitor signs up in.
+  await context.addCookies([{ name: 'locale', value: lang, url: String(test.info().project.use.baseURL) }]);
   const page = await context.newPage();
   const email = uniqueEmail(tag);
   await signUpAndLogInByApi(page, email, PASSWORD, { name: lang === 'ko' ? '원화고객' : 'Dollar Buyer', landing: lang === 'ko' ? '/' : '/en' });
@@ -155,6 +165,9 @@ test('in Korean: a pack in won with Kakao Pay → credits, the billing line (카
   await page.getByTestId('sandbox-pay').click();
   await expectPaymentSuccess(page, '1,500');
   await expect.poll(() => headerBalance(page)).toBe(start + 1500);
+  // One purchase-confirmation mail, in Korean, with the amount in won and the method.
+  await expect.poll(() => purchaseMails(email, 'ko').length).toBe(1);
+  expect(purchaseMails(email, 'ko')[0]!.body).toContain('결제 금액: ₩7,000 (카카오페이)');
 
   await gotoSignedIn(page, '/mypage');
   const rows = page.getByTestId('mypage-billing-row');
@@ -208,11 +221,13 @@ test('in Korean: a pack in won with Kakao Pay → credits, the billing line (카
 
   await pricingShots(page, 'ko');
   await historyAndReceiptShots(page, 'ko', receiptPath);
+  // Still exactly one: reading the history and the receipt mails nothing more.
+  expect(purchaseMails(email, 'ko')).toHaveLength(1);
   await context.close();
 });
 
 test('in English: a pack in dollars with a card → the billing line (Card, $) and our receipt; another customer cannot open it; screens', async ({ browser }) => {
-  const { context, page } = await customer(browser, 'usd', 'en');
+  const { context, page, email } = await customer(browser, 'usd', 'en');
   const start = await headerBalance(page);
 
   await gotoSignedIn(page, '/en/pricing?tab=credits');
@@ -224,6 +239,8 @@ test('in English: a pack in dollars with a card → the billing line (Card, $) a
   await payOnSandbox(page);
   await expectPaymentSuccess(page, '1,500');
   await expect.poll(() => headerBalance(page)).toBe(start + 1500);
+  await expect.poll(() => purchaseMails(email, 'en').length).toBe(1);
+  expect(purchaseMails(email, 'en')[0]!.body).toContain('Amount paid: $5 (Card)');
 
   await gotoSignedIn(page, '/en/mypage');
   const line = page.getByTestId('mypage-billing-row').first();
@@ -251,5 +268,6 @@ test('in English: a pack in dollars with a card → the billing line (Card, $) a
   await expect(other.page.getByTestId('receipt-not-found')).toContainText('Receipt not found.');
   await expect(other.page.getByTestId('receipt')).toHaveCount(0);
   await other.context.close();
+  expect(purchaseMails(email, 'en')).toHaveLength(1);
   await context.close();
 });
