@@ -7,6 +7,7 @@ import { useLocale } from '../../../lib/use-locale';
 import { useBillingHistory } from '../api/billing';
 import { receiptLink, signedAmount } from '../lib/billing-lines';
 import { useBillingTranslation } from '../lib/i18n';
+import { PagedHistory } from './paged-history';
 import { itemText } from './billing-text';
 
 /** A line's receipt: the provider's page in a new tab, ours inside the site in the page's language. */
@@ -74,74 +75,36 @@ export function BillingHistory() {
   const history = useBillingHistory();
   const entries = history.data?.pages.flatMap((p) => p.entries) ?? [];
 
-  let body;
-  if (history.isPending) {
-    body = (
-      <div className="mypage-history-state" aria-busy="true">
-        <div className="spinner" />
-      </div>
-    );
-  } else if (history.isError && entries.length === 0) {
-    body = (
-      <div className="mypage-history-state" role="alert" data-testid="mypage-billing-error">
-        <p>{t('billing.history.failed')}</p>
-        <button type="button" className="btn btn-secondary btn-sm" onClick={() => void history.refetch()}>
-          {t('billing.history.retry')}
-        </button>
-      </div>
-    );
-  } else if (entries.length === 0) {
-    body = (
-      <p className="mypage-history-state" data-testid="mypage-billing-empty">
-        {t('billing.history.empty')}
-      </p>
-    );
-  } else {
-    body = (
-      <>
-        <table className="mypage-billing" data-testid="mypage-billing-table">
-          <thead>
-            <tr>
-              <th scope="col">{t('billing.history.date')}</th>
-              <th scope="col">{t('billing.history.item')}</th>
-              <th scope="col" className="num">
-                {t('billing.history.amount')}
-              </th>
-              <th scope="col">{t('billing.history.method')}</th>
-              <th scope="col" className="num">
-                {t('billing.history.credits')}
-              </th>
-              <th scope="col">{t('billing.history.receipt')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => (
-              <Row key={e.id} entry={e} t={t} locale={locale} lp={lp} />
-            ))}
-          </tbody>
-        </table>
-        {history.hasNextPage ? (
-          <div className="mypage-more">
-            <button
-              type="button"
-              className="btn btn-secondary"
-              onClick={() => void history.fetchNextPage()}
-              disabled={history.isFetchingNextPage}
-              aria-busy={history.isFetchingNextPage}
-              data-testid="mypage-billing-more"
-            >
-              {history.isFetchingNextPage ? t('billing.history.loadingMore') : t('billing.history.loadMore')}
-            </button>
-          </div>
-        ) : null}
-        {history.isError ? (
-          <p className="mypage-field-error" role="alert" data-testid="mypage-billing-error">
-            {t('billing.history.failed')}
-          </p>
-        ) : null}
-      </>
-    );
-  }
+  const body = (
+    <PagedHistory
+      query={history}
+      count={entries.length}
+      testId="mypage-billing"
+      text={{ failed: t('billing.history.failed'), retry: t('billing.history.retry'), empty: t('billing.history.empty'), loadMore: t('billing.history.loadMore'), loadingMore: t('billing.history.loadingMore') }} noteLaterFailure
+    >
+      <table className="mypage-billing" data-testid="mypage-billing-table">
+        <thead>
+          <tr>
+            <th scope="col">{t('billing.history.date')}</th>
+            <th scope="col">{t('billing.history.item')}</th>
+            <th scope="col" className="num">
+              {t('billing.history.amount')}
+            </th>
+            <th scope="col">{t('billing.history.method')}</th>
+            <th scope="col" className="num">
+              {t('billing.history.credits')}
+            </th>
+            <th scope="col">{t('billing.history.receipt')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => (
+            <Row key={e.id} entry={e} t={t} locale={locale} lp={lp} />
+          ))}
+        </tbody>
+      </table>
+    </PagedHistory>
+  );
 
   return (
     <section className="card mypage-card mypage-billing-card" aria-labelledby="mypage-billing-title" data-testid="mypage-billing">

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatNumber, formatSeoulDateTime, formatSignedNumber } from '../../../lib/format';
 import { useLocale } from '../../../lib/use-locale';
 import { useCreditHistory } from '../api/credit-history';
+import { PagedHistory } from './paged-history';
 import { ledgerLabel, type LedgerLabel, type LedgerTool } from '../lib/ledger-label';
 
 /** The words of one label, with its plan, pack and tool names translated. */
@@ -45,91 +46,58 @@ export function CreditHistory() {
   const history = useCreditHistory();
   const entries = history.data?.pages.flatMap((p) => p.items) ?? [];
 
-  let body;
-  if (history.isPending) {
-    body = (
-      <div className="mypage-history-state" aria-busy="true">
-        <div className="spinner" />
-      </div>
-    );
-  } else if (history.isError && entries.length === 0) {
-    body = (
-      <div className="mypage-history-state" role="alert" data-testid="mypage-ledger-error">
-        <p>{t('mypage.ledger.failed')}</p>
-        <button type="button" className="btn btn-secondary btn-sm" onClick={() => void history.refetch()}>
-          {t('mypage.ledger.retry')}
-        </button>
-      </div>
-    );
-  } else if (entries.length === 0) {
-    body = (
-      <p className="mypage-history-state" data-testid="mypage-ledger-empty">
-        {t('mypage.ledger.empty')}
-      </p>
-    );
-  } else {
-    body = (
-      <>
-        <table className="mypage-ledger" data-testid="mypage-ledger">
-          <thead>
-            <tr>
-              <th scope="col">{t('mypage.ledger.date')}</th>
-              <th scope="col">{t('mypage.ledger.description')}</th>
-              <th scope="col">{t('mypage.ledger.bucket')}</th>
-              <th scope="col" className="num">
-                {t('mypage.ledger.change')}
-              </th>
-              <th scope="col" className="num">
-                {t('mypage.ledger.balance')}
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {entries.map((e) => {
-              const label = ledgerLabel(e);
-              return (
-                <tr key={e.id} data-testid="mypage-ledger-row" data-kind={e.kind} data-label={label.key} data-bucket={e.bucket}>
-                  <td className="ledger-date">
-                    <time dateTime={e.created_at}>{formatSeoulDateTime(e.created_at, locale)}</time>
-                  </td>
-                  <td className="ledger-what">
-                    <span className="ledger-label" data-testid="mypage-ledger-label">
-                      {labelText(t, label)}
-                    </span>
-                    {e.job ? <small className="ledger-job">{jobText(t, e.job)}</small> : null}
-                  </td>
-                  <td className="ledger-bucket">
-                    <span className={`ledger-chip chip-${e.bucket}`}>{t(`mypage.ledger.bucketName.${e.bucket}`)}</span>
-                  </td>
-                  <td className={`num ledger-delta ${e.delta >= 0 ? 'is-plus' : 'is-minus'}`} data-testid="mypage-ledger-delta">
-                    {formatSignedNumber(e.delta, locale)}
-                  </td>
-                  <td className="num ledger-balance" data-testid="mypage-ledger-balance">
-                    <span className="ledger-balance-label">{t('mypage.ledger.balance')} </span>
-                    {formatNumber(e.balance_after, locale)}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-        {history.hasNextPage ? (
-          <div className="mypage-more">
-            <button
-              type="button"
-              className="btn btn-secondary"
-              onClick={() => void history.fetchNextPage()}
-              disabled={history.isFetchingNextPage}
-              aria-busy={history.isFetchingNextPage}
-              data-testid="mypage-ledger-more"
-            >
-              {history.isFetchingNextPage ? t('mypage.ledger.loadingMore') : t('mypage.ledger.loadMore')}
-            </button>
-          </div>
-        ) : null}
-      </>
-    );
-  }
+  const body = (
+    <PagedHistory
+      query={history}
+      count={entries.length}
+      testId="mypage-ledger"
+      text={{ failed: t('mypage.ledger.failed'), retry: t('mypage.ledger.retry'), empty: t('mypage.ledger.empty'), loadMore: t('mypage.ledger.loadMore'), loadingMore: t('mypage.ledger.loadingMore') }}
+    >
+      <table className="mypage-ledger" data-testid="mypage-ledger">
+        <thead>
+          <tr>
+            <th scope="col">{t('mypage.ledger.date')}</th>
+            <th scope="col">{t('mypage.ledger.description')}</th>
+            <th scope="col">{t('mypage.ledger.bucket')}</th>
+            <th scope="col" className="num">
+              {t('mypage.ledger.change')}
+            </th>
+            <th scope="col" className="num">
+              {t('mypage.ledger.balance')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {entries.map((e) => {
+            const label = ledgerLabel(e);
+            return (
+              <tr key={e.id} data-testid="mypage-ledger-row" data-kind={e.kind} data-label={label.key} data-bucket={e.bucket}>
+                <td className="ledger-date">
+                  <time dateTime={e.created_at}>{formatSeoulDateTime(e.created_at, locale)}</time>
+                </td>
+                <td className="ledger-what">
+                  <span className="ledger-label" data-testid="mypage-ledger-label">
+                    {labelText(t, label)}
+                  </span>
+                  {e.job ? <small className="ledger-job">{jobText(t, e.job)}</small> : null}
+                </td>
+                <td className="ledger-bucket">
+                  <span className={`ledger-chip chip-${e.bucket}`}>{t(`mypage.ledger.bucketName.${e.bucket}`)}</span>
+                </td>
+                <td className={`num ledger-delta ${e.delta >= 0 ? 'is-plus' : 'is-minus'}`} data-testid="mypage-ledger-delta">
+                  {formatSignedNumber(e.delta, locale)}
+                </td>
+                <td className="num ledger-balance" data-testid="mypage-ledger-balance">
+                  <span className="ledger-balance-label">{t('mypage.ledger.balance')} </span>
+                  {formatNumber(e.balance_after, locale)}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </PagedHistory>
+  );
 
   return (
     <section className="card mypage-card mypage-ledger-card" aria-labelledby="mypage-ledger-title" data-testid="mypage-credit-history">
