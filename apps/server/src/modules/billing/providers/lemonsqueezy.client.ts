@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PaymentProviderError } from '../payments-provider';
+import { fetchVendorJson } from './vendor-http';
 
 /**
  * A thin typed client of the Lemon Squeezy REST API (https://docs.lemonsqueezy.com/api), covering the
@@ -143,34 +144,16 @@ export function createLemonSqueezyClient(opts: LemonSqueezyClientOptions): Lemon
   return {
     async request(method, path, body) {
       const where = `${method} ${path}`;
-      let res: Response;
-      try {
-        res = await fetch(`${base}${path}`, {
-          method,
-          headers: {
-            Accept: 'application/vnd.api+json',
-            'Content-Type': 'application/vnd.api+json',
-            Authorization: `Bearer ${opts.apiKey}`,
-          },
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal: AbortSignal.timeout(timeoutMs),
-          redirect: 'error',
-        });
-      } catch (e) {
-        const reason = e instanceof Error && e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : 'could not be reached';
-        throw new PaymentProviderError(`Lemon Squeezy ${where} ${reason}`);
-      }
-      const text = await res.text().catch(() => '');
-      let json: unknown = null;
-      let parsed = text.trim() === '';
-      if (!parsed) {
-        try {
-          json = JSON.parse(text);
-          parsed = true;
-        } catch {
-          parsed = false;
-        }
-      }
+      const { res, json, parsed } = await fetchVendorJson('Lemon Squeezy', where, `${base}${path}`, {
+        method,
+        headers: {
+          Accept: 'application/vnd.api+json',
+          'Content-Type': 'application/vnd.api+json',
+          Authorization: `Bearer ${opts.apiKey}`,
+        },
+        body,
+        timeoutMs,
+      });
       if (!res.ok) throw new PaymentProviderError(redact(`Lemon Squeezy ${where} answered ${res.status}${errorDetail(json)}`), res.status);
       if (!parsed) throw new PaymentProviderError(`Lemon Squeezy ${where} answered ${res.status} with a body that is not JSON`, res.status);
       return { status: res.status, body: json };

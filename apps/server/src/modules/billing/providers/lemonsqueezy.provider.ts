@@ -14,6 +14,7 @@ import {
   type WebhookEvent,
   type WebhookObjectRef,
 } from '../payments-provider';
+import { singleHeader } from './vendor-http';
 import {
   createLemonSqueezyClient,
   LsCheckoutAttributes,
@@ -263,14 +264,7 @@ function lsId(id: string): number | string {
   return /^\d+$/.test(id) ? Number(id) : id;
 }
 
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  for (const [k, v] of Object.entries(headers)) {
-    if (k.toLowerCase() !== name) continue;
-    if (Array.isArray(v)) return v.length === 1 ? v[0] : undefined;
-    return v;
-  }
-  return undefined;
-}
+const header = singleHeader;
 
 function verifySignature(rawBody: Buffer, signature: string | undefined, secret: string): void {
   if (!signature) throw new WebhookSignatureError('missing X-Signature header');

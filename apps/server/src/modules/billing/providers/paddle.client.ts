@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fetchVendorJson } from './vendor-http';
 import { PaymentProviderError } from '../payments-provider';
 
 /**
@@ -184,34 +185,16 @@ export function createPaddleClient(opts: PaddleClientOptions): PaddleClient {
   const redact = (msg: string) => (opts.apiKey ? msg.split(opts.apiKey).join('[redacted]') : msg).replace(SECRET_SHAPE, 'pdl_[redacted]');
 
   async function send(method: string, url: string, body: unknown, where: string): Promise<{ status: number; body: unknown }> {
-    let res: Response;
-    try {
-      res = await fetch(url, {
-        method,
-        headers: {
-          Accept: 'application/json',
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-          Authorization: `Bearer ${opts.apiKey}`,
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
-        redirect: 'error',
-      });
-    } catch (e) {
-      const reason = e instanceof Error && e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : 'could not be reached';
-      throw new PaymentProviderError(`Paddle ${where} ${reason}`);
-    }
-    const text = await res.text().catch(() => '');
-    let json: unknown = null;
-    let parsed = text.trim() === '';
-    if (!parsed) {
-      try {
-        json = JSON.parse(text);
-        parsed = true;
-      } catch {
-        parsed = false;
-      }
-    }
+    const { res, json, parsed } = await fetchVendorJson('Paddle', where, url, {
+      method,
+      headers: {
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        Authorization: `Bearer ${opts.apiKey}`,
+      },
+      body,
+      timeoutMs,
+    });
     if (!res.ok) throw new PaymentProviderError(redact(`Paddle ${where} answered ${res.status}${errorDetail(json)}`), res.status);
     if (!parsed) throw new PaymentProviderError(`Paddle ${where} answered ${res.status} with a body that is not JSON`, res.status);
     return { status: res.status, body: json };

@@ -14,6 +14,7 @@ import {
   type ProviderSubscriptionStatus,
   type WebhookObjectRef,
 } from '../payments-provider';
+import { singleHeader } from './vendor-http';
 import {
   createPaddleClient,
   PaddleAdjustment,
@@ -168,14 +169,7 @@ const SUBSCRIPTION_EVENTS = new Set([
 const TRANSACTION_EVENTS = new Set(['transaction.completed', 'transaction.paid', 'transaction.payment_failed', 'transaction.past_due', 'transaction.canceled']);
 const ADJUSTMENT_EVENTS = new Set(['adjustment.created', 'adjustment.updated']);
 
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  for (const [k, v] of Object.entries(headers)) {
-    if (k.toLowerCase() !== name) continue;
-    if (Array.isArray(v)) return v.length === 1 ? v[0] : undefined;
-    return v;
-  }
-  return undefined;
-}
+const header = singleHeader;
 
 /**
  * Verifies `Paddle-Signature` (https://developer.paddle.com/webhooks/signature-verification):
