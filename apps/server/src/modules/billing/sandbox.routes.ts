@@ -38,7 +38,7 @@ const TEXT = {
 function page(lang: 'ko' | 'en', body: string): string {
   return `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${TEXT[lang].title}</title>
 <style>body{font-family:system-ui,'Noto Sans KR',sans-serif;background:#f4f5f7;margin:0;display:grid;place-items:center;min-height:100vh;color:#1b1d21}
-main{background:#fff;border-radius:14px;box-shadow:0 6px 30px #0001;padding:28px;width:min(420px,92vw)}h1{font-size:20px;margin:0 0 4px}
+main{background:#fff;border-radius:14px;box-shadow:0 6px 30px #0001;padding:28px;width:min(420px,92vw);box-sizing:border-box}h1{font-size:20px;margin:0 0 4px}
 .note{color:#8a5a00;background:#fff6e0;border-radius:8px;padding:8px 10px;font-size:13px}.row{display:flex;justify-content:space-between;align-items:baseline;gap:12px;margin:14px 0;font-size:15px}
 .row>span:first-child{min-width:0;overflow-wrap:anywhere}.row>span:last-child{flex:none}
 .amount{font-size:28px;font-weight:700}label{display:block;font-size:13px;margin:16px 0 6px}input{width:100%;box-sizing:border-box;font-size:16px;padding:10px;border:1px solid #ccd;border-radius:8px}
