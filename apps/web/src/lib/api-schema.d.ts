@@ -2213,6 +2213,45 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/billing/receipts/{paymentId}/provider": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The provider's receipt of one payment
+         * @description A 302 to a fresh link to the provider's own receipt (Paddle's invoice PDF, whose links expire), or to our receipt page when the provider has none; 404 for another account's, a failed or an open payment.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    paymentId: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/credit/use": {
         parameters: {
             query?: never;

@@ -31,13 +31,18 @@ function kindOf(row: PaymentRow): BillingHistoryKind | null {
   return 'renewal';
 }
 
-/** Where the line's receipt is: the provider's page, else ours (a path the page routes). */
-function receiptOf(row: PaymentRow): string {
-  return row.receiptUrl ?? `/mypage/receipts/${row.id}`;
+/**
+ * Where the line's receipt is: the provider's page stored with the payment; for a provider whose
+ * receipt links expire (Paddle's invoice PDF) our redirect that asks it for a fresh one
+ * (`/api/billing/receipts/{id}/provider`); else ours (a path the page routes).
+ */
+function receiptOf(row: PaymentRow, freshLinks: boolean): string {
+  if (row.receiptUrl) return row.receiptUrl;
+  return freshLinks ? `/api/billing/receipts/${row.id}/provider` : `/mypage/receipts/${row.id}`;
 }
 
 /** The history lines of payment rows, newest first (ties: the refund after its payment, then by id). */
-export function historyLines(rows: PaymentRow[]): BillingHistoryEntry[] {
+export function historyLines(rows: PaymentRow[], freshLinksFrom: string | null = null): BillingHistoryEntry[] {
   const lines: BillingHistoryEntry[] = [];
   for (const row of rows) {
     const kind = kindOf(row);
@@ -50,7 +55,7 @@ export function historyLines(rows: PaymentRow[]): BillingHistoryEntry[] {
       at: row.createdAt.toISOString(),
       amount: row.amountMinor,
       credits: kind === 'failed' ? 0 : row.creditsGranted,
-      receiptUrl: kind === 'failed' ? null : receiptOf(row),
+      receiptUrl: kind === 'failed' ? null : receiptOf(row, row.provider === freshLinksFrom),
     });
     if (row.refundedMinor > 0 && kind !== 'failed') {
       lines.push({
@@ -60,7 +65,7 @@ export function historyLines(rows: PaymentRow[]): BillingHistoryEntry[] {
         at: (row.refundedAt ?? row.updatedAt).toISOString(),
         amount: -row.refundedMinor,
         credits: -row.creditsReclaimed,
-        receiptUrl: receiptOf(row),
+        receiptUrl: receiptOf(row, row.provider === freshLinksFrom),
       });
     }
   }
@@ -75,10 +80,10 @@ const cursorOf = (line: BillingHistoryEntry) => `${line.at}|${line.id}`;
  * from after `before` (the `nextCursor` of the previous page).
  * @throws VALIDATION_FAILED for a cursor that is not one this call gave.
  */
-export async function billingHistory(s: Pick<AppServices, 'database'>, userId: number, before?: string): Promise<BillingHistoryResponse> {
+export async function billingHistory(s: Pick<AppServices, 'database' | 'payments'>, userId: number, before?: string): Promise<BillingHistoryResponse> {
   if (before !== undefined && !/^\d{4}-\d\d-\d\dT[\d:.]+Z\|[pr]\d{1,12}$/.test(before)) throw new AppError('VALIDATION_FAILED', { message: 'before: not a history cursor' });
   const rows = await s.database.db.select().from(billingPayments).where(eq(billingPayments.userId, userId)).orderBy(desc(billingPayments.createdAt), desc(billingPayments.id)).limit(MAX_ROWS);
-  const all = historyLines(rows);
+  const all = historyLines(rows, s.payments?.freshReceiptUrl ? s.payments.name : null);
   const start = before === undefined ? 0 : all.findIndex((l) => cursorOf(l) < before);
   const page = start < 0 ? [] : all.slice(start, start + BILLING_HISTORY_PAGE);
   const last = page[page.length - 1];
@@ -122,4 +127,21 @@ export async function receipt(s: Pick<AppServices, 'database'>, userId: number, 
       customer: { email: owner?.email ?? '', name: owner?.nickname || null },
     },
   };
+}
+
+/**
+ * GET /api/billing/receipts/{paymentId}/provider: a redirect to the provider's own receipt of one of the
+ * caller's payments, asked for at the click (Paddle's invoice PDF links expire). Another account's, a
+ * failed or an open payment, or one the provider in use did not take: NOT_FOUND; the provider has no
+ * receipt for it: our receipt page instead.
+ * @returns the URL to redirect to (absolute, or our receipt page's path).
+ */
+export async function providerReceiptUrl(s: Pick<AppServices, 'database' | 'payments'>, userId: number, paymentId: number): Promise<string> {
+  const row = (await s.database.db.select().from(billingPayments).where(and(eq(billingPayments.id, paymentId), eq(billingPayments.userId, userId))))[0];
+  const kind = row ? kindOf(row) : null;
+  if (!row || !kind || kind === 'failed') throw new AppError('NOT_FOUND');
+  if (row.receiptUrl) return row.receiptUrl;
+  const provider = s.payments;
+  if (!provider?.freshReceiptUrl || provider.name !== row.provider) throw new AppError('NOT_FOUND');
+  return (await provider.freshReceiptUrl(row.kind, row.providerId)) ?? `/mypage/receipts/${row.id}`;
 }

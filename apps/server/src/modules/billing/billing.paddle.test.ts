@@ -79,6 +79,17 @@ describe.each(TEST_DATABASES)('billing with Paddle (fake) on $name', (kind) => {
     expect(await paymentOf(txn)).toMatchObject({ kind: 'order', status: 'paid', currency: 'krw', method: 'kakao_pay', amountMinor: 21000, creditsGranted: packCredits('package3') });
     expect((await t.app.inject({ url: `/api/payment/checkout/${r.json().checkoutId}`, headers: { cookie } })).json()).toMatchObject({ status: 'completed', creditsGranted: packCredits('package3') });
 
+    // The receipt: Paddle's invoice PDF links expire, so the history links our redirect, which asks Paddle
+    // for a fresh link at the click; another account gets 404 and never reaches Paddle.
+    const { id: paymentId } = await paymentOf(txn);
+    const line = (await t.app.inject({ url: '/api/billing/history', headers: { cookie } })).json().entries[0];
+    expect(line).toMatchObject({ paymentId, kind: 'purchase', receiptUrl: `/api/billing/receipts/${paymentId}/provider` });
+    const go = await t.app.inject({ url: line.receiptUrl, headers: { cookie } });
+    expect(go.statusCode).toBe(302);
+    expect(go.headers.location).toMatch(new RegExp(`^https://paddle-invoices\\.example/${txn}\\.pdf\\?expires=\\d+$`));
+    const other = await signUpAndLogin(t.app);
+    expect((await t.app.inject({ url: line.receiptUrl, headers: { cookie: other.cookie } })).statusCode).toBe(404);
+
     const adj = fake.refund(txn);
     expect(await outcome(deliver('adjustment.created', adj))).toBe('reclaimed');
     expect(await outcome(deliver('adjustment.updated', adj))).toBe('nothing');

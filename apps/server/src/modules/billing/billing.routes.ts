@@ -21,7 +21,8 @@ import { requestLocale } from '../../lib/locale';
 import { userOf } from '../../lib/request-user';
 import { cancelSubscription, changePlan, checkoutStatus, prices, resumeSubscription, startCheckout, subscriptionStatus, withdrawDowngrade } from './billing.service';
 import { handleWebhook, webhookErrorOf } from './billing.webhooks';
-import { billingHistory, receipt } from './billing-history';
+import { billingHistory, providerReceiptUrl, receipt } from './billing-history';
+import { PaymentProviderError } from './payments-provider';
 
 /** Checkouts a user may start per window (a human buys a few times an hour; a loop buys none). */
 const CHECKOUTS_PER_HOUR = 30;
@@ -136,6 +137,26 @@ export function billingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (req) => receipt(ctx, userOf(req).id, req.params.paymentId),
+    );
+    app.get(
+      '/api/billing/receipts/:paymentId/provider',
+      {
+        config: { access: 'user' },
+        schema: {
+          tags: ['payment'],
+          summary: 'The provider\'s receipt of one payment',
+          description: 'A 302 to a fresh link to the provider\'s own receipt (Paddle\'s invoice PDF, whose links expire), or to our receipt page when the provider has none; 404 for another account\'s, a failed or an open payment.',
+          params: z.object({ paymentId: z.coerce.number().int().positive().max(2_147_483_647) }),
+        },
+      },
+      async (req, reply) => {
+        const url = await providerReceiptUrl(ctx, userOf(req).id, req.params.paymentId).catch((err: unknown) => {
+          if (err instanceof PaymentProviderError) throw new AppError('PAYMENT_PROVIDER_ERROR', { message: err.message, cause: err });
+          throw err;
+        });
+        const local = url.startsWith('/') ? `${requestLocale(req.headers, req.cookies) === 'en' ? '/en' : ''}${url}` : url;
+        return reply.header('cache-control', 'no-store').redirect(local, 302);
+      },
     );
 
     // The webhook reads its body raw: the signature covers the exact bytes the provider sent.

@@ -197,6 +197,13 @@ export interface PaymentsProvider {
    * provider has none (nothing open). @throws PaymentProviderError.
    */
   updatePaymentUrl(subscriptionId: string): Promise<string | null>;
+  /**
+   * A fresh link to the provider's own receipt of a paid order or invoice, for providers whose links
+   * expire and so cannot be stored with the payment (Paddle's invoice PDF: about an hour). Absent on
+   * providers that give a lasting URL with the object (`receiptUrl`) or none.
+   * @returns the URL, or null when the provider has none for it (not completed). @throws PaymentProviderError.
+   */
+  freshReceiptUrl?(kind: 'order' | 'invoice', id: string): Promise<string | null>;
   /** Schedules the cancellation at the period end (resumable until then). */
   cancel(subscriptionId: string): Promise<ProviderSubscription>;
   /** Removes a scheduled cancellation. */

@@ -464,6 +464,22 @@ export function createPaddleProvider(cfg: PaddleConfig, opts: PaddleProviderOpti
      * subscription Paddle answers its most recent past-due transaction, whose `checkout.url` (our
      * checkout page with `?_ptxn=`) lets the customer pay it with another method. Null when it has no url.
      */
+    /**
+     * `GET /transactions/{id}/invoice` (https://developer.paddle.com/api-reference/transactions/get-invoice-pdf):
+     * a temporary link to the transaction's invoice PDF (orders and invoices are both transactions).
+     * Null when Paddle has none yet (a transaction that is not completed answers 400).
+     */
+    async freshReceiptUrl(_kind, id) {
+      try {
+        const res = await client.request('GET', `${path('transactions', id)}/invoice`);
+        const url = (res.body as { data?: { url?: unknown } } | null)?.data?.url;
+        return typeof url === 'string' && /^https:\/\//.test(url) ? url : null;
+      } catch (err) {
+        if (err instanceof PaymentProviderError && err.status === 400) return null;
+        throw err;
+      }
+    },
+
     async updatePaymentUrl(subscriptionId) {
       const res = await client.request('GET', `${path('subscriptions', subscriptionId)}/update-payment-method-transaction`);
       return parseData(res.body, PaddleTransaction, `update-payment-method transaction of subscription ${subscriptionId}`, res.status).checkout?.url ?? null;

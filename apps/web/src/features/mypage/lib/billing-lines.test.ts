@@ -20,6 +20,7 @@ describe('billing lines (issue 25)', () => {
   it('opens the provider’s receipt in a new tab and ours inside the site; nothing else is a link', () => {
     expect(receiptLink('https://pay.stripe.com/receipts/acct_1/rcpt_2')).toEqual({ kind: 'external', href: 'https://pay.stripe.com/receipts/acct_1/rcpt_2' });
     expect(receiptLink('/mypage/receipts/42')).toEqual({ kind: 'internal', path: '/mypage/receipts/42' });
+    expect(receiptLink('/api/billing/receipts/42/provider')).toEqual({ kind: 'external', href: '/api/billing/receipts/42/provider' });
     expect(receiptLink(null)).toBeNull();
     expect(receiptLink('')).toBeNull();
     expect(receiptLink('javascript:alert(1)')).toBeNull();

@@ -30,6 +30,8 @@ export type ReceiptLink = { kind: 'external'; href: string } | { kind: 'internal
  */
 export function receiptLink(url: string | null): ReceiptLink | null {
   if (!url) return null;
+  // Our redirect to a provider's fresh receipt link (Paddle's expire): a server route, opened like the provider's page.
+  if (/^\/api\/billing\/receipts\/\d+\/provider$/.test(url)) return { kind: 'external', href: url };
   if (url.startsWith('/') && !url.startsWith('//') && !url.startsWith('/\\')) return { kind: 'internal', path: url };
   try {
     const parsed = new URL(url);
