@@ -29,6 +29,8 @@ const WITHOUT_JSON_ANSWER = {
     'PUT /api/storage/upload',
     'GET /v1/jobs/{id}/result',
     'GET /api/batches/{id}/zip',
+    // A redirect (302) to the payment provider's receipt.
+    'GET /api/billing/receipts/{paymentId}/provider',
     // An event stream (text/event-stream) on success; errors before the stream are JSON.
     'POST /api/ai/chat',
   ],
