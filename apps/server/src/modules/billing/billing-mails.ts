@@ -96,7 +96,8 @@ const PLAN_NAMES: Record<Locale, Record<PaidPlan, string>> = {
 /** Pack names as the pricing page shows them (web locales `packs.*`; English from contracts). */
 const PACK_NAMES_KO: Record<PackId, string> = { package1: '스타터', package2: '베이직', package3: '스탠다드', package4: '프리미엄', package5: '얼티밋' };
 
-const planName = (plan: string, locale: Locale) => PLAN_NAMES[locale][plan as PaidPlan] ?? plan;
+/** A plan's name in the reader's language (mails); an unknown id as it is. */
+export const planName = (plan: string, locale: Locale) => PLAN_NAMES[locale][plan as PaidPlan] ?? plan;
 const packName = (pack: string, locale: Locale) => (locale === 'ko' ? PACK_NAMES_KO[pack as PackId] : CREDIT_PACKS[pack as PackId]?.name) ?? pack;
 /** '스타터 크레딧 팩' / 'Starter credit pack', '베이직 플랜' / 'Basic plan'. */
 function itemName(row: PaymentRow, locale: Locale): string {

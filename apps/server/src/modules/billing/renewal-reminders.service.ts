@@ -1,9 +1,10 @@
 import { and, asc, eq, gt, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import { RENEWAL_REMINDER_DAYS, SUBSCRIPTION_PLANS, type Locale, type PaidPlan, type SubscriptionStatus } from '@dewy/contracts';
+import { DEFAULT_PRICES, RENEWAL_REMINDER_DAYS, toMajorUnits, type Currency, type Locale, type PaidPlan, type PriceTable, type SubscriptionStatus } from '@dewy/contracts';
 import type { AppServices } from '../../context';
 import { renewalReminders, subscriptions, users } from '../../db/schema';
 import { mailDate, renewalReminderMail } from '../../providers/mail/templates';
 import { siteLink } from '../../lib/site-link';
+import { planName } from './billing-mails';
 
 /**
  * Renewal reminders (terms §7 and refund policy: "The Company e-mails you 7, 3 and 1 day before each
@@ -31,16 +32,14 @@ export function dueThreshold(msLeft: number): number | null {
   return ascending.find((d) => msLeft <= d * DAY_MS) ?? null;
 }
 
-/** A plan's monthly price (SUBSCRIPTION_PLANS, USD) in the reader's language ('US$9' / '$9'). */
-export function formatPlanPrice(plan: PaidPlan, locale: Locale): string {
-  const usd = SUBSCRIPTION_PLANS[plan].priceUsd;
-  return new Intl.NumberFormat(locale === 'ko' ? 'ko-KR' : 'en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: Number.isInteger(usd) ? 0 : 2 }).format(usd);
+/**
+ * A plan's monthly price in the subscription's currency (the price table in force, minor units) in the
+ * reader's language ('US$9' / '$9', '₩12,600'): a won subscriber is reminded of what it will be charged.
+ */
+export function formatPlanPrice(plan: PaidPlan, locale: Locale, currency: Currency = 'usd', prices: PriceTable = DEFAULT_PRICES): string {
+  const major = toMajorUnits(prices[plan][currency], currency);
+  return new Intl.NumberFormat(locale === 'ko' ? 'ko-KR' : 'en-US', { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: Number.isInteger(major) ? 0 : 2 }).format(major);
 }
-
-const PLAN_NAMES: Record<Locale, Record<PaidPlan, string>> = {
-  ko: { basic: '베이직', deluxe: '디럭스', premium: '프리미엄' },
-  en: { basic: 'Basic', deluxe: 'Deluxe', premium: 'Premium' },
-};
 
 /**
  * The `renewal-reminders` job: mails every owner whose subscription renews within 7, 3 or 1 day(s) the
@@ -51,7 +50,8 @@ const PLAN_NAMES: Record<Locale, Record<PaidPlan, string>> = {
  * period end, whose `current_period_end` is within 7 days; the owner not deleted nor pending deletion.
  * Unverified addresses get it too: the terms promise it to every subscriber, and it is the address the
  * customer signed up (and paid) with. The amount is the price of the plan the renewal charges (a
- * scheduled downgrade's plan, else the current one) from SUBSCRIPTION_PLANS, in USD.
+ * scheduled downgrade's plan, else the current one) from the price table in force, in the
+ * subscription's currency.
  *
  * Exactly once: each reminder is claimed by one `INSERT … ON CONFLICT DO UPDATE … WHERE` on the unique
  * (subscription, period end, threshold) before the mail goes out, so of concurrent runs (two workers,
@@ -140,9 +140,9 @@ async function remindPage(s: ReminderServices, due: DueRow[], now: Date): Promis
     if (!id) continue; // another run has it
     const plan = sub.nextPlan ?? sub.plan;
     const mail = renewalReminderMail(locale, email, {
-      planName: PLAN_NAMES[locale][plan],
+      planName: planName(plan, locale),
       date: mailDate(sub.currentPeriodEnd, locale),
-      amount: formatPlanPrice(plan, locale),
+      amount: formatPlanPrice(plan, locale, sub.currency, s.config.payments.prices),
       days: Math.ceil((sub.currentPeriodEnd.getTime() - now.getTime()) / DAY_MS),
       manageUrl: siteLink(s.config, locale, '/mypage'),
     });

@@ -49,7 +49,7 @@ describe.each(TEST_DATABASES)('renewal reminders on $name', (kind) => {
   const mailsTo = (u: UserRow) => readOutbox(path.join(t.dataDir, 'outbox')).filter((m) => m.to.includes(u.email));
   const run = (now: Date) => sendRenewalReminders(t.ctx, { now });
 
-  async function subscriber(o: { locale?: 'ko' | 'en'; plan?: 'basic' | 'deluxe' | 'premium'; nextPlan?: 'basic' | 'deluxe' | 'premium'; cancelAtPeriodEnd?: boolean; status?: string } = {}) {
+  async function subscriber(o: { locale?: 'ko' | 'en'; plan?: 'basic' | 'deluxe' | 'premium'; nextPlan?: 'basic' | 'deluxe' | 'premium'; cancelAtPeriodEnd?: boolean; status?: string; currency?: 'usd' | 'krw' } = {}) {
     const plan = o.plan ?? 'basic';
     const user = await buildUser(db(), { locale: o.locale ?? 'en', plan, email: `sub-${randomBytes(4).toString('hex')}@example.com` });
     const sub = (
@@ -59,6 +59,7 @@ describe.each(TEST_DATABASES)('renewal reminders on $name', (kind) => {
           userId: user.id, provider: 'sandbox', providerSubscriptionId: `sub_${randomBytes(6).toString('hex')}`, plan, nextPlan: o.nextPlan ?? null,
           status: o.status ?? 'active', currentPeriodStart: new Date(RENEWAL.getTime() - 30 * DAY), currentPeriodEnd: RENEWAL,
           cancelAtPeriodEnd: o.cancelAtPeriodEnd ?? false, providerCreatedAt: new Date(RENEWAL.getTime() - 30 * DAY), creditedPlan: plan,
+          currency: o.currency ?? 'usd',
         })
         .returning()
     )[0]!;
@@ -114,6 +115,15 @@ describe.each(TEST_DATABASES)('renewal reminders on $name', (kind) => {
     expect(mails.map((m) => m.subject)).toEqual(['[Dewy] 7일 후 구독이 갱신됩니다', '[Dewy] 3일 후 구독이 갱신됩니다', '[Dewy] 1일 후 구독이 갱신됩니다']);
     for (const m of mails) expect(m.body).toContain('디럭스 플랜 구독이 2026년 12월 1일에 자동으로 갱신되며, US$19가 결제됩니다.');
     expect(mails[0]!.body).toContain(`${t.ctx.config.publicUrl}/mypage`);
+  });
+
+  it('a subscription bought in won is reminded of its won price (issue 25), in Korean and English', async () => {
+    const ko = await subscriber({ locale: 'ko', plan: 'basic', currency: 'krw' });
+    const en = await subscriber({ locale: 'en', plan: 'deluxe', currency: 'krw' });
+    await run(before(7 * DAY - HOUR));
+    expect(mailsTo(ko.user)[0]!.body).toContain('베이직 플랜 구독이 2026년 12월 1일에 자동으로 갱신되며, ₩12,600가 결제됩니다.');
+    expect(mailsTo(en.user)[0]!.body).toContain('₩26,600');
+    expect(mailsTo(en.user)[0]!.body).not.toContain('$');
   });
 
   it('a missed threshold sends only the most relevant reminder, never a larger one after a smaller', async () => {
