@@ -129,6 +129,25 @@ describe.each(TEST_DATABASES)('won prices, billing history and receipts on $name
     expect((await get(cookie, `/api/billing/receipts/${failed.paymentId}`)).statusCode).toBe(404);
   });
 
+  it('two plan checkouts in two currencies (a customer switching to play the rates): one checkout, even with 10 requests at once', async () => {
+    const { cookie, user } = await signUpAndLogin(t.app);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => post(cookie, '/api/payment/checkout', { plan: 'premium', currency: i % 2 ? 'usd' : 'krw' })),
+    );
+    const ok = answers.filter((a) => a.statusCode === 200);
+    const refused = answers.filter((a) => a.statusCode !== 200);
+    for (const r of refused) expect(r.json().code).toBe('CHECKOUT_IN_PROGRESS');
+    // Every success is the same open checkout, in one currency; the other currency was refused.
+    expect(new Set(ok.map((a) => a.json().checkoutId)).size).toBe(1);
+    const rows = await t.ctx.database.db.select().from(billingCheckouts).where(eq(billingCheckouts.userId, user.id));
+    expect(rows).toHaveLength(1);
+    const other = rows[0]!.currency === 'krw' ? 'usd' : 'krw';
+    const again = await post(cookie, '/api/payment/checkout', { plan: 'premium', currency: other }, 'en');
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ code: 'CHECKOUT_IN_PROGRESS', error: ERROR_MESSAGES.CHECKOUT_IN_PROGRESS.en });
+    expect((await post(cookie, '/api/payment/checkout', { plan: 'premium', currency: rows[0]!.currency })).json().checkoutId).toBe(rows[0]!.id);
+  });
+
   it('pages of 25, newest first, with a cursor that continues exactly where the page ended; a forged cursor is refused', async () => {
     const { cookie, user } = await signUpAndLogin(t.app);
     const base = Date.parse('2026-01-01T00:00:00Z');
