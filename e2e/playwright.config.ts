@@ -30,6 +30,13 @@ process.env.E2E_GLOBAL_DATA_DIR = globalDataDir;
 /** The fake OpenAI-compatible server the prompt chat talks to (chat.spec.ts); started before the app. */
 const LLM_PORT = Number(process.env.E2E_LLM_PORT ?? PORT + 20_000);
 const sharedModels = path.resolve(ROOT, '../shared/models');
+/**
+ * The browser: CHROMIUM_PATH when set, else Debian's chrome-headless-shell (package
+ * chromium-headless-shell, the same Blink and Skia as Chromium without the full browser's compositor,
+ * GPU process and UI; measured: issue 22), else Debian's Chromium.
+ */
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 export const E2E_DATA_DIR = dataDir;
 /** Every app server the specs run against: its origin and its DATA_DIR (global-setup creates the administrator on each). */
 export const E2E_SERVERS = [
@@ -90,7 +97,7 @@ export default defineConfig({
     // second in every open tab (software rendering on two cores); no assertion depends on motion.
     reducedMotion: 'reduce',
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'],
     },
     // A failed test keeps its final screenshot and its page's accessibility snapshot (error-context.md).
