@@ -27,12 +27,13 @@ interface StepResult {
 /**
  * Runs `npm run <script> [args]` in the repository root.
  * @param opts.background hold the output until the step ends (printed whole), for steps run side by side
+ * @param opts.env variables added to the environment of the step
  * @returns the step's verdict (exit code 0) and its wall time in seconds
  */
-function run(name: string, script: string[], opts: { background?: boolean } = {}): Promise<StepResult> {
+function run(name: string, script: string[], opts: { background?: boolean; env?: Record<string, string> } = {}): Promise<StepResult> {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(NPM, ['run', '--silent', ...script], { cwd: ROOT, stdio: opts.background ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: process.env });
+    const child = spawn(NPM, ['run', '--silent', ...script], { cwd: ROOT, stdio: opts.background ? ['ignore', 'pipe', 'pipe'] : 'inherit', env: { ...process.env, ...opts.env } });
     let held = '';
     child.stdout?.on('data', (d: Buffer) => (held += d.toString()));
     child.stderr?.on('data', (d: Buffer) => (held += d.toString()));
@@ -52,8 +53,9 @@ const phase1 = await Promise.all([
   run('lint', ['lint'], { background: true }),
   run('build', ['build'], { background: true }),
 ]);
-const unit = await run('unit and integration (vitest)', ['test:unit']);
 const build = phase1.find((r) => r.name === 'build')!;
+// The bundle budget test reads the build just made instead of building again (apps/web/src/bundle-budget.test.ts).
+const unit = await run('unit and integration (vitest)', ['test:unit'], { env: build.ok ? { WEB_BUILD_DIR: path.join(ROOT, 'apps/web/dist') } : {} });
 const e2e: StepResult = build.ok ? await run('browser tests (playwright)', ['test', '-w', '@dewy/e2e']) : { name: 'browser tests (playwright)', ok: false, seconds: 0 };
 const results = [...phase1, unit, e2e];
 

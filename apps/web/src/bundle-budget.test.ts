@@ -2,8 +2,10 @@
  * The first-load JavaScript budget (issue 17, decision 025): the landing route (`/`, Korean) may ship at
  * most 150 kB of gzipped JavaScript before it can show — the entry chunk and its static imports, the
  * landing page's own chunk and its static imports, and the active language's catalogue chunk. The test
- * runs the real production build (apps/web's own Vite, as `npm run build` does) into a temporary folder
- * with a manifest, walks the static import graph from the manifest and gzips every chunk it reaches.
+ * walks the static import graph of the real production build's manifest (apps/web's own Vite, as `npm run
+ * build` does) and gzips every chunk it reaches. The build is `WEB_BUILD_DIR` when set — `npm test` sets
+ * it to apps/web/dist once its build step has passed, moments before (issue 22: one build per run, not
+ * two) — else the test builds into a temporary folder.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -57,19 +59,27 @@ function landingRouteKeys(): string[] {
   return staticClosure([entry, LANDING_SRC, KO_CATALOGUE_SRC]);
 }
 
+let ownBuild = false;
+
 beforeAll(() => {
-  outDir = mkdtempSync(path.join(tmpdir(), 'dewy-web-budget-'));
-  execFileSync(process.execPath, [path.join(WEB, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir', '--manifest', 'manifest.json', '--logLevel', 'error'], {
-    cwd: WEB,
-    // Vitest runs with NODE_ENV=test, which would make Vite bundle React's development build.
-    env: { ...process.env, NODE_ENV: 'production' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  manifest = JSON.parse(readFileSync(path.join(outDir, 'manifest.json'), 'utf8')) as Manifest;
+  if (process.env.WEB_BUILD_DIR) {
+    outDir = path.resolve(process.env.WEB_BUILD_DIR);
+  } else {
+    outDir = mkdtempSync(path.join(tmpdir(), 'dewy-web-budget-'));
+    ownBuild = true;
+    execFileSync(process.execPath, [path.join(WEB, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'error'], {
+      cwd: WEB,
+      // Vitest runs with NODE_ENV=test, which would make Vite bundle React's development build.
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
+  // vite.config.ts: build.manifest writes it there.
+  manifest = JSON.parse(readFileSync(path.join(outDir, '.vite/manifest.json'), 'utf8')) as Manifest;
 }, 120_000);
 
 afterAll(() => {
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
+  if (ownBuild) rmSync(outDir, { recursive: true, force: true });
 });
 
 describe('landing route first-load JavaScript budget', () => {
