@@ -137,7 +137,7 @@ test('a visitor is told to log in; screenshots at 390 and 1440 px in both langua
       await page.goto(chatPath(lang));
       await expect(page.getByTestId('chat-cost')).toBeVisible();
       await sendText(page, lang === 'ko' ? '인물 사진 프롬프트를 추천해줘' : 'Suggest a portrait prompt');
-      await expect(page.getByTestId('chat-send')).toBeVisible({ timeout: 20_000 });
+      await expect(page.getByTestId('chat-send')).toBeVisible({ timeout: 60_000 });
       await expect(page.getByTestId('chat-msg-assistant')).toHaveCount(1);
       await shot(page, `chat-${width}-${lang}`, { fullPage: false });
       if (width === 390) {

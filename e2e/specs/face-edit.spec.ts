@@ -28,7 +28,7 @@ async function dragInEditor(page: Page, from: [number, number], to: [number, num
 }
 
 /** Wait until no toast is shown (they would cover a dialog in a screenshot). */
-const noToasts = (page: Page) => expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
+const noToasts = (page: Page) => expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 60_000 });
 
 const painted = async (page: Page) => Number(await page.getByTestId('mask-painted').getAttribute('data-painted'));
 
@@ -150,14 +150,14 @@ test('sign in, upload, paint a brush stroke and a rectangle, save the mask, run,
     await shot(page, 'face-edit-failed-ko-1440');
     await page.getByTestId('face-edit-error-ok').click();
     await expect(page.locator('[data-testid="history-item"][data-status="failed"]').first()).toBeVisible();
-    await expect.poll(() => headerBalance(page), { timeout: 20_000 }).toBe(before);
+    await expect.poll(() => headerBalance(page), { timeout: 60_000 }).toBe(before);
   }
   expect(await stage.getAttribute('data-state'), 'the face-edit job must complete (it fails while the local face-edit engine is not built)').toBe('completed');
 
   // completed: the comparison, the history item, the download at the expected size, the balance
   await expect(page.getByTestId('face-edit-result-slider')).toBeVisible();
   await expect(page.locator('[data-testid="history-item"][data-status="completed"]').first()).toBeVisible();
-  await expect.poll(() => headerBalance(page), { timeout: 20_000 }).toBe(before - cost);
+  await expect.poll(() => headerBalance(page), { timeout: 60_000 }).toBe(before - cost);
   await shot(page, 'face-edit-result-ko-1440');
   const download = page.waitForEvent('download');
   await page.getByTestId('face-edit-download').click();

@@ -27,7 +27,7 @@ async function dragInEditor(page: Page, from: [number, number], to: [number, num
 }
 
 const top = (page: Page) => page.evaluate(() => window.scrollTo(0, 0));
-const noToasts = (page: Page) => expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
+const noToasts = (page: Page) => expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 60_000 });
 
 test('a signed-out visitor opening /image-edit is sent to /login', async ({ page }) => {
   await page.goto('/image-edit');

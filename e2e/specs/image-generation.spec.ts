@@ -35,13 +35,13 @@ test('a generation with a reference image, then send-to-upscale lands in the ret
   await expect(page.getByText('프롬프트를 입력하거나 참조 이미지를 업로드해주세요.')).toBeVisible();
 
   await generateWithReference(page, 2);
-  await expect.poll(() => headerBalance(page), { timeout: 20_000 }).toBe(before - 30);
+  await expect.poll(() => headerBalance(page), { timeout: 60_000 }).toBe(before - 30);
   // The prompt is locked while a reference is set: a click opens the lock popup.
   await page.getByTestId('gen-prompt').click();
   await expect(page.getByTestId('gen-lock-dialog')).toBeVisible();
   await page.keyboard.press('Escape');
   // The history holds the generation.
-  await expect(page.getByTestId('gen-history-item')).toHaveCount(1, { timeout: 20_000 });
+  await expect(page.getByTestId('gen-history-item')).toHaveCount(1, { timeout: 60_000 });
   // Zoom.
   await page.getByTestId('gen-zoom-btn').first().click();
   await expect(page.getByTestId('gen-zoom')).toBeVisible();
@@ -58,12 +58,12 @@ test('a generation with a reference image, then send-to-upscale lands in the ret
   const balance = await headerBalance(page);
   await generate.click();
   await expect(page.getByTestId('upscale-stage')).toHaveAttribute('data-state', 'completed', { timeout: 150_000 });
-  await expect.poll(() => headerBalance(page), { timeout: 20_000 }).toBeLessThan(balance);
+  await expect.poll(() => headerBalance(page), { timeout: 60_000 }).toBeLessThan(balance);
 
   // My Page's Generate tab lists the generation.
   await page.goto('/mypage');
   await page.getByTestId('mypage-history-tab-generate').click();
-  await expect(page.getByTestId('mypage-history-generate').getByTestId('mypage-history-item')).toHaveCount(1, { timeout: 20_000 });
+  await expect(page.getByTestId('mypage-history-generate').getByTestId('mypage-history-item')).toHaveCount(1, { timeout: 60_000 });
   await shot(page, 'mypage-generate-ko-1440');
 });
 
@@ -85,11 +85,11 @@ test('image generation screens at 390 and 1440 px in both languages', async ({ b
         await generateWithReference(page, 4);
         first = false;
       } else {
-        await expect(page.getByTestId('gen-history-item').first()).toBeVisible({ timeout: 20_000 });
+        await expect(page.getByTestId('gen-history-item').first()).toBeVisible({ timeout: 60_000 });
         await page.getByTestId('gen-history-item').first().click();
-        await expect(page.getByTestId('gen-result')).toHaveCount(4, { timeout: 10_000 });
+        await expect(page.getByTestId('gen-result')).toHaveCount(4, { timeout: 60_000 });
       }
-      await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
+      await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 60_000 });
       await shot(page, `image-generation-${lang}-${width}`);
       await context.close();
     }

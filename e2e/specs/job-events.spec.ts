@@ -16,7 +16,7 @@ test('with the real server: the comparison is settled by push when the job compl
   await page.clock.install();
   await page.goto('/upscale');
   const stage = page.getByTestId('upscale-stage');
-  await expect(stage).toHaveAttribute('data-push', 'open', { timeout: 15_000 });
+  await expect(stage).toHaveAttribute('data-push', 'open', { timeout: 60_000 });
   await page.getByTestId('upscale-file-input').setInputFiles(path.join(FIXTURES, 'rose_leslie_577x880.jpg'));
   await expect(page.getByTestId('upscale-generate')).toBeEnabled({ timeout: 30_000 });
   const pageNow = await page.evaluate(() => Date.now());
@@ -95,11 +95,11 @@ test('progress events fill the bar and a completed event shows the result at onc
   // ahead of the page's time fires what was due by then once (the first poll, answered 'processing').
   const pageNow = await page.evaluate(() => Date.now());
   await page.clock.pauseAt(pageNow + 60_000);
-  await expect.poll(() => statusCalls.length, { timeout: 20_000 }).toBeGreaterThan(0);
+  await expect.poll(() => statusCalls.length, { timeout: 60_000 }).toBeGreaterThan(0);
   // The polling goes on by its schedule (2, 4, 8 s…): 10 s of page time bring the next poll.
   const polled = statusCalls.length;
   await page.clock.runFor(10_000);
-  await expect.poll(() => statusCalls.length, { timeout: 20_000 }).toBeGreaterThan(polled);
+  await expect.poll(() => statusCalls.length, { timeout: 60_000 }).toBeGreaterThan(polled);
 
   pending.push(JSON.stringify({ type: 'progress', jobId, source: 'upscale', stage: 'retouch', fraction: 0.42 }));
   await expect(progress).toHaveAttribute('data-mode', 'determinate');

@@ -150,7 +150,7 @@ async function expectFabClear(page: Page, label: string, opts: { scan?: number }
     // 0.7 s); the deadline is generous for a saturated machine, the verdict is the settled state (issue 22).
     let last = '';
     await expect
-      .poll(async () => (last = (await fabState(page)).state), { message: `${label} (${where})`, timeout: 15_000, intervals: [50, 100, 200, 400] })
+      .poll(async () => (last = (await fabState(page)).state), { message: `${label} (${where})`, timeout: 60_000, intervals: [50, 100, 200, 400] })
       .toMatch(/^(aside|clear)$/);
     if (last === 'clear') shown.push(String(where));
   }

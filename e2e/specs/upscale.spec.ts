@@ -40,7 +40,7 @@ test('sign up, retouch obama_910x1137.jpg, see the comparison and history, downl
   await expect(page.getByTestId('upscale-processing')).toBeVisible();
   await expect(page.getByTestId('upscale-stage')).toHaveAttribute('data-state', 'completed', { timeout: 150_000 });
   await expect(page.getByTestId('history-item').first()).toBeVisible();
-  await expect.poll(() => headerBalance(page), { timeout: 20_000 }).toBe(before - cost);
+  await expect.poll(() => headerBalance(page), { timeout: 60_000 }).toBe(before - cost);
   await shot(page, 'upscale-result-ko-1440');
 
   const downloadPromise = page.waitForEvent('download');
