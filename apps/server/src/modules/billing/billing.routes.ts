@@ -27,6 +27,9 @@ import { PaymentProviderError } from './payments-provider';
 /** Checkouts a user may start per window (a human buys a few times an hour; a loop buys none). */
 const CHECKOUTS_PER_HOUR = 30;
 
+/** `:paymentId` of the receipt routes: a positive 32-bit integer (the billing_payments id). */
+const PaymentIdParamsSchema = z.object({ paymentId: z.coerce.number().int().positive().max(2_147_483_647) });
+
 /**
  * The payment calls (spec 000 §7, 001 §7) and the one webhook route every provider posts to.
  * Everything but the webhook is the caller's own business only (`access: 'user'`, user id from the
@@ -132,7 +135,7 @@ export function billingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['payment'],
           summary: 'Receipt of one payment',
           description: 'Our receipt of one of the caller\'s payments (404 for another account\'s, a failed or an open one).',
-          params: z.object({ paymentId: z.coerce.number().int().positive().max(2_147_483_647) }),
+          params: PaymentIdParamsSchema,
           response: { 200: ReceiptResponseSchema },
         },
       },
@@ -146,7 +149,7 @@ export function billingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           tags: ['payment'],
           summary: 'The provider\'s receipt of one payment',
           description: 'A 302 to a fresh link to the provider\'s own receipt (Paddle\'s invoice PDF, whose links expire), or to our receipt page when the provider has none; 404 for another account\'s, a failed or an open payment.',
-          params: z.object({ paymentId: z.coerce.number().int().positive().max(2_147_483_647) }),
+          params: PaymentIdParamsSchema,
         },
       },
       async (req, reply) => {
