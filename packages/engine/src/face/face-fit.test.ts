@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decodeImage, type RgbImage } from '../io/image-io';
+import { decodeImage, resizeRgb, type RgbImage } from '../io/image-io';
 import { RETOUCH_PARAMS } from '../retouch/retouch-params';
 import { localRetouch, retouchImage } from '../retouch-pipeline';
-import { groupOfFour, rotatedCopy } from '../testing/constructed-cases';
+import { groupOfFour, rotatedCopy, withSkinGrain } from '../testing/constructed-cases';
 import { baseOptions, readPortrait, TEST_MODELS_DIR } from '../testing/portrait-fixtures';
 import { analyzeFacesRgb, judgeFace, refitFace, type DetectedFace } from './face-analysis';
 import { regionsFromMesh } from './face-regions';
@@ -52,6 +52,20 @@ describe('face fit: verdicts, rotated and small faces', () => {
       expect(f.box.width).toBeGreaterThanOrEqual(95);
       expect(f.fit?.verdict, JSON.stringify(f.fit)).toBe('good');
     }
+  });
+
+  // Issue 26, class 1: a large, textured face was judged 'poor' (and left unretouched) at full resolution,
+  // 'good' at 75 % and below: its resolved skin texture sank the eye/cheek edge ratio.
+  it.each([
+    ['obama3_1434x2333.jpg', 0.25, 0], ['obama3_1434x2333.jpg', 1, 6], ['obama3_1434x2333.jpg', 1.5, 0], ['gfpgan_adele_crop_512.png', 1.5, 6],
+  ] as const)('%s at %f× (skin grain σ %i) gets the verdict it gets at any other scale: good', async (name, k, sigma) => {
+    const full = await decodeImage(await readPortrait(name));
+    const sized = k === 1 ? full : await resizeRgb(full, Math.round(full.width * k), Math.round(full.height * k));
+    const img = sigma > 0 ? withSkinGrain(sized, sigma) : sized;
+    const f = (await analyzeFacesRgb(img)).faces[0]!;
+    // the face spans 67–440 px across these cases
+    expect(f.box.width).toBeGreaterThan(60);
+    expect(f.fit?.verdict, JSON.stringify(f.fit)).toBe('good');
   });
 
   describe('a mesh that sits off the face', () => {

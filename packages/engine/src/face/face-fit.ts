@@ -87,26 +87,89 @@ function median(mask: Plane, values: Float32Array): number {
 }
 
 /**
+ * Face width (px) at which the fit signals are measured. A larger face is first resampled down to it
+ * (area average), so the verdict does not depend on the photo's resolution: at full resolution a large
+ * face resolves its skin texture (pores, stubble, fine lines, sensor noise), which raises the cheeks'
+ * typical edge and sank the eye/mouth ratios of a 283 px, textured face below the 'poor' line while the
+ * same photo at 75 % or less was 'good' (issue 26). At this width the eyes' and lips' edges still span
+ * several pixels and skin texture averages out; smaller faces are measured as they are.
+ */
+export const FIT_FACE_WIDTH = 192;
+
+/**
+ * Area-average resampling of one plane (w×h) to ow×oh (ow ≤ w, oh ≤ h): each output pixel is the mean of
+ * the source area it covers, fractional edge pixels weighted by their coverage. Separable (rows, then columns).
+ */
+function areaDownsample(src: Float32Array, w: number, h: number, ow: number, oh: number): Float32Array {
+  const weights = (n: number, on: number) => {
+    const k = n / on;
+    const taps: Array<Array<[number, number]>> = [];
+    for (let j = 0; j < on; j++) {
+      const a = j * k, b = (j + 1) * k;
+      const t: Array<[number, number]> = [];
+      for (let i = Math.floor(a); i < Math.min(n, Math.ceil(b)); i++) {
+        const cover = Math.min(b, i + 1) - Math.max(a, i);
+        if (cover > 0) t.push([i, cover / k]);
+      }
+      taps.push(t);
+    }
+    return taps;
+  };
+  const wx = weights(w, ow), wy = weights(h, oh);
+  const rows = new Float32Array(ow * h);
+  for (let y = 0; y < h; y++) {
+    for (let x = 0; x < ow; x++) {
+      let s = 0;
+      for (const [i, c] of wx[x]!) s += c * src[y * w + i]!;
+      rows[y * ow + x] = s;
+    }
+  }
+  const out = new Float32Array(ow * oh);
+  for (let y = 0; y < oh; y++) {
+    for (let x = 0; x < ow; x++) {
+      let s = 0;
+      for (const [i, c] of wy[y]!) s += c * rows[i * ow + x]!;
+      out[y * ow + x] = s;
+    }
+  }
+  return out;
+}
+
+/**
  * Measures the appearance signals of one face mesh on `img` (the picture the mesh's pixel coordinates
- * refer to). Work is limited to a crop around the face. Cheeks are discs of 0.07 face widths around the
- * MediaPipe cheek landmarks, minus everything else. `faceWidth` in pixels.
+ * refer to). Work is limited to a crop around the face, resampled so that the face is at most
+ * {@link FIT_FACE_WIDTH} px wide (scale-normalised: the same face at any resolution gives the same
+ * signals, within resampling noise). Cheeks are discs of 0.07 face widths around the MediaPipe cheek
+ * landmarks, minus everything else. `faceWidth` in pixels of `img`.
  */
 export function measureFitSignals(img: RgbImage, mesh: ReadonlyArray<readonly number[]>, r: FaceRegions, faceWidth: number, detector: number, meshScore: number): FitSignals {
   const crop = cropAround(img, [r.faceOval], 0.05 * faceWidth);
-  const { x0, y0, w, h } = crop;
+  const { x0, y0 } = crop;
   const none: FitSignals = { detector, mesh: meshScore, eyeEdges: 0, mouthEdges: 0, lipRedness: 0, browDarkness: 0 };
-  if (w < 8 || h < 8) return none;
-  const n = w * h;
-  const Y = new Float32Array(n), Cr = new Float32Array(n);
-  for (let y = 0; y < h; y++) {
+  if (crop.w < 8 || crop.h < 8) return none;
+  const cn = crop.w * crop.h;
+  let Y = new Float32Array(cn), Cr = new Float32Array(cn);
+  for (let y = 0; y < crop.h; y++) {
     let o = ((y0 + y) * img.width + x0) * 3;
-    for (let x = 0, i = y * w; x < w; x++, i++, o += 3) {
+    for (let x = 0, i = y * crop.w; x < crop.w; x++, i++, o += 3) {
       const R = img.data[o]!, G = img.data[o + 1]!, B = img.data[o + 2]!;
       Y[i] = 0.299 * R + 0.587 * G + 0.114 * B;
       Cr[i] = 0.5 * R - 0.4187 * G - 0.0813 * B;
     }
   }
-  // Sobel magnitude on a lightly blurred luma (JPEG noise on cheeks should not count as edges)
+  // scale-normalise: a large face is measured at FIT_FACE_WIDTH, where its skin texture averages out
+  const s = faceWidth > FIT_FACE_WIDTH ? FIT_FACE_WIDTH / faceWidth : 1;
+  let w = crop.w, h = crop.h;
+  if (s < 1) {
+    const ow = Math.max(8, Math.round(crop.w * s)), oh = Math.max(8, Math.round(crop.h * s));
+    Y = areaDownsample(Y, w, h, ow, oh);
+    Cr = areaDownsample(Cr, w, h, ow, oh);
+    w = ow;
+    h = oh;
+  }
+  const sx = w / crop.w, sy = h / crop.h;
+  const n = w * h;
+  // Sobel magnitude
   const grad = new Float32Array(n);
   for (let y = 1; y < h - 1; y++) {
     for (let x = 1; x < w - 1; x++) {
@@ -116,10 +179,10 @@ export function measureFitSignals(img: RgbImage, mesh: ReadonlyArray<readonly nu
       grad[i] = Math.hypot(gx, gy);
     }
   }
-  const off: Point = [x0, y0];
+  const toCrop = (poly: readonly Point[]): Point[] => poly.map((p): Point => [(p[0] - x0) * sx, (p[1] - y0) * sy]);
   const plane = (polys: ReadonlyArray<readonly Point[]>): Plane => {
     const p = createPlane(w, h);
-    for (const poly of polys) fillPolygon(p, poly, 1, 'max', off);
+    for (const poly of polys) fillPolygon(p, toCrop(poly), 1, 'max');
     return p;
   };
   const eyeL = plane([r.leftEye]), eyeR = plane([r.rightEye]);
@@ -127,11 +190,11 @@ export function measureFitSignals(img: RgbImage, mesh: ReadonlyArray<readonly nu
   const mouth = plane([r.upperLip, r.lowerLip, r.innerMouth]);
   const brows = plane([r.leftEyebrow, r.rightEyebrow]);
   const cheeks = createPlane(w, h);
-  const rad = 0.07 * faceWidth;
+  const rad = 0.07 * faceWidth * sx;
   for (const idx of [CHEEK_POINTS.left, CHEEK_POINTS.right]) {
     const c = mesh[idx];
     if (!c) continue;
-    const cx = c[0]! - x0, cy = c[1]! - y0;
+    const cx = (c[0]! - x0) * sx, cy = (c[1]! - y0) * sy;
     for (let y = Math.max(0, Math.floor(cy - rad)); y < Math.min(h, Math.ceil(cy + rad)); y++) {
       for (let x = Math.max(0, Math.floor(cx - rad)); x < Math.min(w, Math.ceil(cx + rad)); x++) {
         if ((x - cx) ** 2 + (y - cy) ** 2 <= rad * rad) cheeks.data[y * w + x] = 1;

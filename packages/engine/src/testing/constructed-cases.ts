@@ -21,6 +21,22 @@ export function rng(seed: number): () => number {
 }
 
 /**
+ * The photo with fine, pixel-sized skin texture added (what a high-resolution camera resolves on older
+ * skin, or its sensor noise): zero-mean grain on luma, σ = `sigma` 8-bit levels, the same on R, G and B,
+ * seeded. A face measured at its full resolution sees this grain; scaled down, it averages out (issue 26).
+ */
+export function withSkinGrain(img: RgbImage, sigma: number, seed = 1): RgbImage {
+  const rand = rng(seed);
+  const d = new Uint8Array(img.data);
+  for (let i = 0; i < d.length; i += 3) {
+    // sum of four uniforms: close to Gaussian, variance 4/12, scaled to σ
+    const g = (rand() + rand() + rand() + rand() - 2) * Math.sqrt(3) * sigma;
+    for (let c = 0; c < 3; c++) d[i + c] = Math.max(0, Math.min(255, Math.round(d[i + c]! + g)));
+  }
+  return { width: img.width, height: img.height, data: d };
+}
+
+/**
  * Paints freckles on both cheeks and the nose bridge of `face`: soft brown dots (Gaussian, sigma 1–2 px
  * × face width / 250) darkening luma by 14–26 levels and warming the hue, about one per (0.028 fw)².
  * Returns a new image and the freckle centres (px), for measuring how much of their contrast survives.
