@@ -4,11 +4,13 @@
  * fit verdict, exclusion MAD per region (PNG, excluded = look(plain)), and per level the cheek texture
  * kept, eye/brow edges kept, landmark shift, plus SR sharpness vs Lanczos ×2. Writes report.json and the
  * 100 % before|after crops to --out (default ./eval-out). Relative paths resolve from INIT_CWD.
+ * Each photo ends PASS or FAIL against EVAL_CRITERIA (evaluate.ts) with the reasons; exit 1 when any
+ * photo fails or cannot be read, and SR_MODEL_MISSING when the SR model is not in the models folder.
  */
 import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { evaluatePhoto, type PhotoFigures } from './evaluate';
+import { EVAL_CRITERIA, evaluatePhoto, type PhotoFigures } from './evaluate';
 
 const USAGE = 'usage: npm run eval -- <files or folders> [--out dir] [--levels 0,1,…,8] [--no-sr] [--sr-crop 256] [--models-dir dir]';
 const IMAGE_EXT = /\.(jpe?g|png|webp)$/i;
@@ -43,10 +45,11 @@ function print(r: PhotoFigures): void {
     console.log(`  face ${f.index} box ${f.box.width}×${f.box.height} at (${f.box.x},${f.box.y}): fit ${f.verdict} ${f.fitScore} (pass ${f.pass}, roll ${f.rollDeg}°) signals ${JSON.stringify(f.signals)}`);
     const ex = Object.entries(f.exclusionMad).map(([k, v]) => `${k} ${f2(v.mad)} (${v.pixels} px)`).join(', ');
     if (ex) console.log(`    exclusion MAD vs look(plain), levels: ${ex}`);
-    console.log('    level retouch cheekHF eyeBrowEdges landmarkShift% faceMAD lipΔE');
-    for (const l of f.levels) console.log(`    ${String(l.level).padStart(5)} ${l.retouch.padStart(7)} ${f2(l.cheekHf).padStart(7)} ${f2(l.eyeBrowEdges).padStart(12)} ${f2(l.landmarkShiftPct).padStart(14)} ${f2(l.faceMad).padStart(7)} ${f2(l.lipDeltaE).padStart(6)}`);
+    console.log('    level retouch cheekHF eyeBrowEdges featureEdges landmarkShift% faceMAD lipΔE');
+    for (const l of f.levels) console.log(`    ${String(l.level).padStart(5)} ${l.retouch.padStart(7)} ${f2(l.cheekHf).padStart(7)} ${f2(l.eyeBrowEdges).padStart(12)} ${f2(l.featureEdges).padStart(12)} ${f2(l.landmarkShiftPct).padStart(14)} ${f2(l.faceMad).padStart(7)} ${f2(l.lipDeltaE).padStart(6)}`);
   }
-  if (r.sr) console.log(`  SR (${r.sr.model}) on a ${r.sr.crop.width}² crop: mean gradient ×${f2(r.sr.gradientRatio)} of Lanczos ×2, ${r.sr.ms} ms`);
+  if (r.sr) console.log(`  SR (${r.sr.model}, ${r.sr.modelFile}) on a ${r.sr.crop.width}² crop: mean gradient ×${f2(r.sr.gradientRatio)} of Lanczos ×2, grain on the flattest half ×${f2(r.sr.grainRatio)} of Lanczos's, ${r.sr.ms} ms`);
+  console.log(`  ${r.verdict.pass ? 'PASS' : 'FAIL'}${r.verdict.failures.map((x) => `\n    - ${x}`).join('')}`);
 }
 
 async function main(): Promise<number> {
@@ -67,6 +70,7 @@ async function main(): Promise<number> {
   if (files.length === 0) { console.error('no images found'); return 2; }
   const results: PhotoFigures[] = [];
   let failures = 0;
+  console.log(`criteria: ${JSON.stringify(EVAL_CRITERIA)}`);
   for (const file of files) {
     try {
       const r = await evaluatePhoto(file, await readFile(file), {
@@ -75,13 +79,16 @@ async function main(): Promise<number> {
       });
       results.push(r);
       print(r);
+      if (!r.verdict.pass) failures++;
     } catch (err) {
       failures++;
       console.error(`${path.basename(file)}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
   await writeFile(path.join(outDir, 'report.json'), JSON.stringify({ date: new Date().toISOString(), results }, null, 2));
-  console.log(`\nwrote ${path.relative(base, path.join(outDir, 'report.json'))} and the crops (before | after, 100 %) beside it`);
+  console.log(`\n${results.filter((r) => r.verdict.pass).length} of ${files.length} photo(s) PASS`);
+  for (const r of results) console.log(`  ${r.verdict.pass ? 'PASS' : 'FAIL'}  ${path.basename(r.file)}`);
+  console.log(`wrote ${path.relative(base, path.join(outDir, 'report.json'))} and the crops (before | after, 100 %) beside it`);
   return failures > 0 ? 1 : 0;
 }
 

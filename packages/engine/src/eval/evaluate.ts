@@ -9,11 +9,12 @@ import type { RetouchOptions } from '../engine-types';
 import { analyzeFacesRgb, type DetectedFace, type FaceAnalysis } from '../face/face-analysis';
 import { decodeImage, resizeRgb, type RgbImage } from '../io/image-io';
 import { buildHairMask } from '../mask/hair-mask';
-import { createPlane, fillPolygon, type Plane } from '../mask/mask-raster';
+import { createPlane, dilate, fillPolygon, type Plane } from '../mask/mask-raster';
 import { personMatte } from '../mask/person-matte';
 import { buildGlobalLook } from '../retouch/color-grade';
 import { filterKindOf, RETOUCH_PARAMS, retouchParamsFor } from '../retouch/retouch-params';
 import { retouchImage, retouchLevelOf } from '../retouch-pipeline';
+import { locateModel } from '../sr/model-registry';
 import { resizeToOutput } from '../sr/super-resolution';
 import { cheekMask, eyeBrowMask, fineEnergy, landmarkShiftPct, lumaOf, maskedMad, matchFace, meanGradient, regionDeltaE } from './quality-metrics';
 
@@ -26,6 +27,12 @@ export interface FaceLevelFigures {
   cheekHf: number;
   /** Mean Sobel gradient over eyes and brows (grown 2 px), after ÷ before. */
   eyeBrowEdges: number;
+  /**
+   * Independent of the mesh's polygons: mean Sobel gradient, after ÷ before, over the strong edges (the
+   * strongest 20 % of the reference's gradient) of the eye and brow zones grown by 0.06 face widths
+   * beyond the polygons: lashes and brow tails the polygons miss count here (issue 26).
+   */
+  featureEdges: number;
   /** Mean landmark displacement between the analyses of input and output, % of face width (NaN: face not found again). */
   landmarkShiftPct: number;
   /** Mean abs difference (levels) inside the face oval between output and look(input): how much the face changed. */
@@ -57,9 +64,49 @@ export interface PhotoFigures {
   height: number;
   facesFound: number;
   faces: FaceFigures[];
-  /** SR on a face-centred crop (≤ `srCrop` px): mean gradient of SR ×2 ÷ Lanczos ×2, and SR time. */
-  sr?: { crop: { width: number; height: number }; model: string; gradientRatio: number; ms: number };
+  /**
+   * SR on a face-centred crop (≤ `srCrop` px): mean gradient of SR ×2 ÷ Lanczos ×2 (edge retention),
+   * fine-scale energy on the crop's flattest half, SR ÷ Lanczos (grain: > 1 = SR adds pixel texture where
+   * the photo is smooth), the model file that ran, and SR time.
+   */
+  sr?: { crop: { width: number; height: number }; model: string; modelFile: string; gradientRatio: number; grainRatio: number; ms: number };
   ms: number;
+  /** The referee's verdict over the criteria of {@link EVAL_CRITERIA}, with one line per failure. */
+  verdict: { pass: boolean; failures: string[] };
+}
+
+/**
+ * What a photo must meet to PASS `npm run eval` (issue 26: an honest referee). A face found and left
+ * unretouched fails; exclusions must be exact; features measured on regions beyond the mesh must keep
+ * their edges; the re-detected landmarks must not move; SR must keep edges against Lanczos.
+ */
+export const EVAL_CRITERIA = {
+  /** Largest mean abs difference (8-bit levels) of an excluded region from look(plain). */
+  exclusionMadMax: 0.5,
+  /** Smallest share of the strong feature edges (lashes, brows) kept at any level ({@link FaceLevelFigures.featureEdges}). */
+  featureEdgesMin: 0.9,
+  /** Largest landmark shift between the input's and the output's own detections, % of face width. */
+  landmarkShiftMaxPct: 1.5,
+  /** Smallest SR ×2 mean gradient ÷ Lanczos ×2's. */
+  srGradientMin: 0.85,
+} as const;
+
+/** The referee: PASS/FAIL of one photo's figures against {@link EVAL_CRITERIA}, each failure with its reason. */
+export function refereePhoto(r: Omit<PhotoFigures, 'verdict'>): { pass: boolean; failures: string[] } {
+  const c = EVAL_CRITERIA;
+  const failures: string[] = [];
+  for (const f of r.faces) {
+    const none = f.levels.filter((l) => l.retouch === 'none');
+    if (none.length > 0) failures.push(`face ${f.index} (${f.box.width} px) found but not retouched: fit ${f.verdict}, score ${f.fitScore}, signals ${JSON.stringify(f.signals)}`);
+    for (const [region, m] of Object.entries(f.exclusionMad)) if (m.pixels > 0 && m.mad > c.exclusionMadMax) failures.push(`face ${f.index}: excluded ${region} changed by ${m.mad.toFixed(2)} levels (> ${c.exclusionMadMax})`);
+    for (const l of f.levels) {
+      if (l.retouch !== 'none' && l.featureEdges < c.featureEdgesMin) failures.push(`face ${f.index} level ${l.level}: feature edges beyond the mesh kept ${(100 * l.featureEdges).toFixed(0)} % (< ${100 * c.featureEdgesMin} %)`);
+      if (l.landmarkShiftPct > c.landmarkShiftMaxPct) failures.push(`face ${f.index} level ${l.level}: landmarks moved ${l.landmarkShiftPct.toFixed(2)} % of the face width (> ${c.landmarkShiftMaxPct})`);
+      if (Number.isNaN(l.landmarkShiftPct)) failures.push(`face ${f.index} level ${l.level}: the face is not found again on the output`);
+    }
+  }
+  if (r.sr && r.sr.gradientRatio < c.srGradientMin) failures.push(`SR keeps ${r.sr.gradientRatio.toFixed(2)} of Lanczos's edges (< ${c.srGradientMin})`);
+  return { pass: failures.length === 0, failures };
 }
 
 export interface EvalOptions {
@@ -107,14 +154,68 @@ async function sideBySideCrop(before: RgbImage, after: RgbImage, face: DetectedF
     .composite([{ input: await cut(before), left: 0, top: 0 }, { input: await cut(after), left: side + 4, top: 0 }]).png().toBuffer();
 }
 
+/**
+ * The eye and brow zones grown by 0.06 face widths beyond the mesh's polygons, kept only where the
+ * reference has a strong edge (its gradient in the zone's top 20 %): lashes, lids, brow hairs, wherever
+ * the polygons end. @returns a 0/1 plane.
+ */
+function strongFeatureEdges(yRef: Float32Array, W: number, H: number, face: DetectedFace): Plane {
+  const r = face.regions;
+  const zone = dilate(polyMask(W, H, [r.leftEye, r.rightEye, r.leftEyebrow, r.rightEyebrow]), Math.max(2, Math.round(0.06 * face.box.width)));
+  const grad = new Float32Array(W * H);
+  const vals: number[] = [];
+  for (let y = 1; y < H - 1; y++) {
+    for (let x = 1; x < W - 1; x++) {
+      const i = y * W + x;
+      if (zone.data[i]! <= 0) continue;
+      const gx = yRef[i - W + 1]! + 2 * yRef[i + 1]! + yRef[i + W + 1]! - yRef[i - W - 1]! - 2 * yRef[i - 1]! - yRef[i + W - 1]!;
+      const gy = yRef[i + W - 1]! + 2 * yRef[i + W]! + yRef[i + W + 1]! - yRef[i - W - 1]! - 2 * yRef[i - W]! - yRef[i - W + 1]!;
+      grad[i] = Math.hypot(gx, gy);
+      vals.push(grad[i]!);
+    }
+  }
+  vals.sort((a, b) => a - b);
+  const cut = vals[Math.floor(0.8 * vals.length)] ?? Infinity;
+  const m = createPlane(W, H);
+  for (let i = 0; i < m.data.length; i++) if (zone.data[i]! > 0 && grad[i]! >= cut && grad[i]! > 0) m.data[i] = 1;
+  return m;
+}
+
 function faceOvalMad(a: RgbImage, b: RgbImage, face: DetectedFace): number {
   return maskedMad(a, b, polyMask(a.width, a.height, [face.regions.faceOval])).mad;
 }
 
 /**
+ * Grain added by SR where the photo is smooth: fine-scale energy of the SR output ÷ that of Lanczos, over
+ * the flattest half of the image (pixels whose Lanczos gradient is below its median). 1 = no more pixel
+ * texture than the plain resize; sensor noise magnified into grain reads well above 1.
+ */
+function flatGrainRatio(ySr: Float32Array, yLz: Float32Array, w: number, h: number): number {
+  const g = new Float32Array(w * h);
+  const vals: number[] = [];
+  for (let y = 1; y < h - 1; y++) {
+    for (let x = 1; x < w - 1; x++) {
+      const i = y * w + x;
+      const gx = yLz[i - w + 1]! + 2 * yLz[i + 1]! + yLz[i + w + 1]! - yLz[i - w - 1]! - 2 * yLz[i - 1]! - yLz[i + w - 1]!;
+      const gy = yLz[i + w - 1]! + 2 * yLz[i + w]! + yLz[i + w + 1]! - yLz[i - w - 1]! - 2 * yLz[i - w]! - yLz[i - w + 1]!;
+      g[i] = Math.hypot(gx, gy);
+      vals.push(g[i]!);
+    }
+  }
+  vals.sort((a, b) => a - b);
+  const med = vals[Math.floor(vals.length / 2)] ?? 0;
+  const flat = createPlane(w, h);
+  for (let y = 1; y < h - 1; y++) for (let x = 1; x < w - 1; x++) if (g[y * w + x]! <= med) flat.data[y * w + x] = 1;
+  const e = fineEnergy(yLz, w, h, flat);
+  return e > 0 ? fineEnergy(ySr, w, h, flat) / e : NaN;
+}
+
+/**
  * Evaluates one photo (any portrait; faces are found by the engine). Retouch runs at scale 1 to PNG for
  * every level; exclusions are checked once at level 0 (lip tint and blush) with every region excluded and
- * the fair-skin filter at 0.8. Errors from decoding propagate (`NO_IMAGE_DECODE`, `IMAGE_TOO_LARGE`).
+ * the fair-skin filter at 0.8. Errors from decoding propagate (`NO_IMAGE_DECODE`, `IMAGE_TOO_LARGE`);
+ * `SR_MODEL_MISSING` when SR is measured and its model file is not in `modelsDir` (never the fallback in silence).
+ * The result carries the referee's verdict ({@link refereePhoto}).
  */
 export async function evaluatePhoto(file: string, bytes: Buffer, o: EvalOptions = {}): Promise<PhotoFigures> {
   const t0 = performance.now();
@@ -134,7 +235,7 @@ export async function evaluatePhoto(file: string, bytes: Buffer, o: EvalOptions 
     exclusionMad: {},
   }));
   const W = img.width, H = img.height;
-  const masks = analysis.faces.map((f) => ({ cheeks: cheekMask(f, W, H), eyes: eyeBrowMask(f, W, H), lips: polyMask(W, H, [f.regions.upperLip, f.regions.lowerLip]) }));
+  const masks = analysis.faces.map((f) => ({ cheeks: cheekMask(f, W, H), eyes: eyeBrowMask(f, W, H), lips: polyMask(W, H, [f.regions.upperLip, f.regions.lowerLip]), strong: null as Plane | null }));
   for (const level of levels) {
     const opts = evalOptions(level);
     const res = await retouchImage(bytes, opts, { modelsDir: o.modelsDir });
@@ -145,12 +246,16 @@ export async function evaluatePhoto(file: string, bytes: Buffer, o: EvalOptions 
     for (const [k, f] of analysis.faces.entries()) {
       const m = masks[k]!;
       const e0 = fineEnergy(yr, W, H, m.cheeks), g0 = meanGradient(yr, W, H, m.eyes);
+      // the strong edges of the look (grade only) at this level: what the retouch must not soften
+      m.strong = strongFeatureEdges(yr, W, H, f);
+      const s0 = meanGradient(yr, W, H, m.strong);
       const twin = matchFace(f, again);
       const fig: FaceLevelFigures = {
         level,
         retouch: retouchLevelOf(f),
         cheekHf: e0 > 0 ? fineEnergy(yo, W, H, m.cheeks) / e0 : NaN,
         eyeBrowEdges: g0 > 0 ? meanGradient(yo, W, H, m.eyes) / g0 : NaN,
+        featureEdges: s0 > 0 ? meanGradient(yo, W, H, m.strong) / s0 : NaN,
         landmarkShiftPct: twin ? landmarkShiftPct(f, twin) : NaN,
         faceMad: faceOvalMad(out, ref, f),
         lipDeltaE: regionDeltaE(out, ref, m.lips).mean,
@@ -191,10 +296,14 @@ export async function evaluatePhoto(file: string, bytes: Buffer, o: EvalOptions 
     const crop: RgbImage = { data: new Uint8Array(side * side * 3), width: side, height: side };
     for (let y = 0; y < side; y++) crop.data.set(img.data.subarray(((top + y) * W + left) * 3, ((top + y) * W + left + side) * 3), y * side * 3);
     const t1 = performance.now();
+    // never the fallback in silence: the model the product runs, or an error
+    const located = await locateModel('lsdir-compact-c3', o.modelsDir);
+    if (!located) throw new Error(`SR_MODEL_MISSING: the super-resolution model (lsdir-compact-c3) is not in ${o.modelsDir ?? 'the default models folder'}; pass --models-dir or set MODELS_DIR, or --no-sr`);
     const up = await resizeToOutput(crop, 2, 'lsdir-compact-c3', o.modelsDir);
     const ms = Math.round(performance.now() - t1);
     const lz = await resizeRgb(crop, 2 * side, 2 * side);
-    sr = { crop: { width: side, height: side }, model: up.srModel, gradientRatio: meanGradient(lumaOf(up.image), 2 * side, 2 * side) / meanGradient(lumaOf(lz), 2 * side, 2 * side), ms };
+    const ySr = lumaOf(up.image), yLz = lumaOf(lz);
+    sr = { crop: { width: side, height: side }, model: up.srModel, modelFile: located.path, gradientRatio: meanGradient(ySr, 2 * side, 2 * side) / meanGradient(yLz, 2 * side, 2 * side), grainRatio: flatGrainRatio(ySr, yLz, 2 * side, 2 * side), ms };
     if (o.outDir !== null && o.writeFile) {
       const both = await sharp({ create: { width: 4 * side + 4, height: 2 * side, channels: 3, background: '#ffffff' } }).composite([
         { input: await sharp(lz.data, { raw: { width: 2 * side, height: 2 * side, channels: 3 } }).png().toBuffer(), left: 0, top: 0 },
@@ -203,5 +312,6 @@ export async function evaluatePhoto(file: string, bytes: Buffer, o: EvalOptions 
       await o.writeFile(`${base}_sr_lanczos-vs-sr.png`, both);
     }
   }
-  return { file, width: W, height: H, facesFound: analysis.faces.length, faces, sr, ms: Math.round(performance.now() - t0) };
+  const figures = { file, width: W, height: H, facesFound: analysis.faces.length, faces, sr, ms: Math.round(performance.now() - t0) };
+  return { ...figures, verdict: refereePhoto(figures) };
 }

@@ -148,7 +148,7 @@ export function measureFitSignals(img: RgbImage, mesh: ReadonlyArray<readonly nu
   const none: FitSignals = { detector, mesh: meshScore, eyeEdges: 0, mouthEdges: 0, lipRedness: 0, browDarkness: 0 };
   if (crop.w < 8 || crop.h < 8) return none;
   const cn = crop.w * crop.h;
-  let Y = new Float32Array(cn), Cr = new Float32Array(cn);
+  let Y: Float32Array = new Float32Array(cn), Cr: Float32Array = new Float32Array(cn);
   for (let y = 0; y < crop.h; y++) {
     let o = ((y0 + y) * img.width + x0) * 3;
     for (let x = 0, i = y * crop.w; x < crop.w; x++, i++, o += 3) {
