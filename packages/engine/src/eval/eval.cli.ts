@@ -3,7 +3,7 @@
  * Evaluates retouch quality on any folder of portraits (issue 12) and prints, per photo and face: found,
  * fit verdict, exclusion MAD per region (PNG, excluded = look(plain)), and per level the cheek texture
  * kept, eye/brow edges kept, landmark shift, plus SR sharpness vs Lanczos ×2. Writes report.json and the
- * 100 % before|after crops to --out (default ./eval-out). Relative paths resolve from INIT_CWD.
+ * 100 % before|after crops and one sheet per face (every level, labelled) to --out (default ./eval-out). Relative paths resolve from INIT_CWD.
  * Each photo ends PASS or FAIL against EVAL_CRITERIA (evaluate.ts) with the reasons; exit 1 when any
  * photo fails or cannot be read, and SR_MODEL_MISSING when the SR model is not in the models folder.
  */

@@ -9,7 +9,7 @@ describe('npm run eval (evaluatePhoto)', () => {
   it('measures a portrait: fit, texture band, edges, landmark shift, exclusions exact, crops written', async () => {
     const written: string[] = [];
     const r = await evaluatePhoto('codeformer03_asian_female_400x225.jpg', await readPortrait('codeformer03_asian_female_400x225.jpg'), {
-      levels: [2], modelsDir: TEST_MODELS_DIR, noSr: true, writeFile: (name) => { written.push(name); return Promise.resolve(); },
+      levels: [2, 5], modelsDir: TEST_MODELS_DIR, noSr: true, writeFile: (name) => { written.push(name); return Promise.resolve(); },
     });
     expect(r.facesFound).toBe(1);
     const f = r.faces[0]!;
@@ -27,7 +27,7 @@ describe('npm run eval (evaluatePhoto)', () => {
       expect(m.pixels, region).toBeGreaterThan(20);
       expect(m.mad, region).toBeLessThanOrEqual(1);
     }
-    expect(written).toEqual(['codeformer03_asian_female_400x225_face0_L2.png']);
+    expect(written).toEqual(['codeformer03_asian_female_400x225_face0_L2.png', 'codeformer03_asian_female_400x225_face0_L5.png', 'codeformer03_asian_female_400x225_face0_sheet.png']);
     expect(r.verdict).toEqual({ pass: true, failures: [] });
   });
 

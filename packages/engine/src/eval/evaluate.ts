@@ -4,7 +4,7 @@
  * brow edges kept, landmark shift, exclusion exactness under the new semantics — plus super-resolution
  * sharpness against Lanczos, and side-by-side 100 % crops. Pure functions over the engine's own API.
  */
-import sharp from 'sharp';
+import sharp, { type OverlayOptions } from 'sharp';
 import type { RetouchOptions } from '../engine-types';
 import { analyzeFacesRgb, type DetectedFace, type FaceAnalysis } from '../face/face-analysis';
 import { decodeImage, resizeRgb, type RgbImage } from '../io/image-io';
@@ -181,6 +181,28 @@ function strongFeatureEdges(yRef: Float32Array, W: number, H: number, face: Dete
   return m;
 }
 
+/**
+ * The per-level crops of one face stacked into one PNG, each under a label bar: level, what the face
+ * got (full/light/none) and its feature edges kept — the sheet a reviewer looks at (issue 26, class 7).
+ */
+async function levelSheet(rows: ReadonlyArray<{ level: number; png: Buffer }>, face: FaceFigures): Promise<Buffer> {
+  const LABEL = 26;
+  const metas = await Promise.all(rows.map((r) => sharp(r.png).metadata()));
+  const width = Math.max(...metas.map((m) => m.width ?? 0));
+  const parts: OverlayOptions[] = [];
+  let top = 0;
+  for (const [i, r] of rows.entries()) {
+    const l = face.levels.find((x) => x.level === r.level);
+    const text = `level ${r.level} · ${l?.retouch ?? '?'} · feature edges ${l ? (100 * l.featureEdges).toFixed(0) : '–'} % · before | after`;
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${LABEL}"><rect width="100%" height="100%" fill="#ffffff"/><text x="6" y="18" font-family="sans-serif" font-size="15" fill="#222">${text}</text></svg>`;
+    parts.push({ input: Buffer.from(svg), left: 0, top });
+    top += LABEL;
+    parts.push({ input: r.png, left: 0, top });
+    top += metas[i]!.height ?? 0;
+  }
+  return sharp({ create: { width, height: top, channels: 3, background: '#ffffff' } }).composite(parts).png().toBuffer();
+}
+
 function faceOvalMad(a: RgbImage, b: RgbImage, face: DetectedFace): number {
   return maskedMad(a, b, polyMask(a.width, a.height, [face.regions.faceOval])).mad;
 }
@@ -236,6 +258,7 @@ export async function evaluatePhoto(file: string, bytes: Buffer, o: EvalOptions 
   }));
   const W = img.width, H = img.height;
   const masks = analysis.faces.map((f) => ({ cheeks: cheekMask(f, W, H), eyes: eyeBrowMask(f, W, H), lips: polyMask(W, H, [f.regions.upperLip, f.regions.lowerLip]), strong: null as Plane | null }));
+  const sheetRows: Array<Array<{ level: number; png: Buffer }>> = analysis.faces.map(() => []);
   for (const level of levels) {
     const opts = evalOptions(level);
     const res = await retouchImage(bytes, opts, { modelsDir: o.modelsDir });
@@ -262,9 +285,18 @@ export async function evaluatePhoto(file: string, bytes: Buffer, o: EvalOptions 
       };
       if (o.outDir !== null && o.writeFile) {
         fig.crop = `${base}_face${k}_L${level}.png`;
-        await o.writeFile(fig.crop, await sideBySideCrop(ref, out, f));
+        const png = await sideBySideCrop(ref, out, f);
+        await o.writeFile(fig.crop, png);
+        sheetRows[k]!.push({ level, png });
       }
       faces[k]!.levels.push(fig);
+    }
+  }
+  // one sheet per face: every level's before | after, labelled, top to bottom
+  if (o.outDir !== null && o.writeFile) {
+    for (const [k, rows] of sheetRows.entries()) {
+      if (rows.length < 2) continue;
+      await o.writeFile(`${base}_face${k}_sheet.png`, await levelSheet(rows, faces[k]!));
     }
   }
   // exclusions under the new semantics: excluded = look(plain), measured per region
