@@ -9,7 +9,7 @@ import type { RetouchOptions } from '../engine-types';
 import { analyzeFacesRgb, type DetectedFace, type FaceAnalysis } from '../face/face-analysis';
 import { decodeImage, resizeRgb, type RgbImage } from '../io/image-io';
 import { buildHairMask } from '../mask/hair-mask';
-import { createPlane, dilate, fillPolygon, type Plane } from '../mask/mask-raster';
+import { createPlane, dilate, fillPolygon, sobelMagnitude, type Plane } from '../mask/mask-raster';
 import { personMatte } from '../mask/person-matte';
 import { buildGlobalLook } from '../retouch/color-grade';
 import { filterKindOf, RETOUCH_PARAMS, retouchParamsFor } from '../retouch/retouch-params';
@@ -162,18 +162,9 @@ async function sideBySideCrop(before: RgbImage, after: RgbImage, face: DetectedF
 function strongFeatureEdges(yRef: Float32Array, W: number, H: number, face: DetectedFace): Plane {
   const r = face.regions;
   const zone = dilate(polyMask(W, H, [r.leftEye, r.rightEye, r.leftEyebrow, r.rightEyebrow]), Math.max(2, Math.round(0.06 * face.box.width)));
-  const grad = new Float32Array(W * H);
+  const grad = sobelMagnitude(yRef, W, H, zone);
   const vals: number[] = [];
-  for (let y = 1; y < H - 1; y++) {
-    for (let x = 1; x < W - 1; x++) {
-      const i = y * W + x;
-      if (zone.data[i]! <= 0) continue;
-      const gx = yRef[i - W + 1]! + 2 * yRef[i + 1]! + yRef[i + W + 1]! - yRef[i - W - 1]! - 2 * yRef[i - 1]! - yRef[i + W - 1]!;
-      const gy = yRef[i + W - 1]! + 2 * yRef[i + W]! + yRef[i + W + 1]! - yRef[i - W - 1]! - 2 * yRef[i - W]! - yRef[i - W + 1]!;
-      grad[i] = Math.hypot(gx, gy);
-      vals.push(grad[i]!);
-    }
-  }
+  for (let i = 0; i < grad.length; i++) if (zone.data[i]! > 0) vals.push(grad[i]!);
   vals.sort((a, b) => a - b);
   const cut = vals[Math.floor(0.8 * vals.length)] ?? Infinity;
   const m = createPlane(W, H);
@@ -213,17 +204,9 @@ function faceOvalMad(a: RgbImage, b: RgbImage, face: DetectedFace): number {
  * texture than the plain resize; sensor noise magnified into grain reads well above 1.
  */
 function flatGrainRatio(ySr: Float32Array, yLz: Float32Array, w: number, h: number): number {
-  const g = new Float32Array(w * h);
+  const g = sobelMagnitude(yLz, w, h);
   const vals: number[] = [];
-  for (let y = 1; y < h - 1; y++) {
-    for (let x = 1; x < w - 1; x++) {
-      const i = y * w + x;
-      const gx = yLz[i - w + 1]! + 2 * yLz[i + 1]! + yLz[i + w + 1]! - yLz[i - w - 1]! - 2 * yLz[i - 1]! - yLz[i + w - 1]!;
-      const gy = yLz[i + w - 1]! + 2 * yLz[i + w]! + yLz[i + w + 1]! - yLz[i - w - 1]! - 2 * yLz[i - w]! - yLz[i - w + 1]!;
-      g[i] = Math.hypot(gx, gy);
-      vals.push(g[i]!);
-    }
-  }
+  for (let y = 1; y < h - 1; y++) for (let x = 1; x < w - 1; x++) vals.push(g[y * w + x]!);
   vals.sort((a, b) => a - b);
   const med = vals[Math.floor(vals.length / 2)] ?? 0;
   const flat = createPlane(w, h);

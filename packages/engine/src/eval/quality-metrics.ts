@@ -6,7 +6,7 @@
 import type { DetectedFace } from '../face/face-analysis';
 import type { Point } from '../face/face-regions';
 import type { RgbImage } from '../io/image-io';
-import { createPlane, dilate, fillPolygon, gaussianBlur, type Plane } from '../mask/mask-raster';
+import { createPlane, dilate, fillPolygon, gaussianBlur, sobelMagnitude, type Plane } from '../mask/mask-raster';
 
 export { cheekMask, FINE_SIGMA } from '../retouch/texture';
 import { labOf } from '../retouch/pixel-math';
@@ -55,14 +55,13 @@ export function fineEnergy(y: Float32Array, width: number, height: number, mask:
 
 /** Mean Sobel gradient magnitude of `y` over mask pixels (edge strength, levels per px × 4). */
 export function meanGradient(y: Float32Array, width: number, height: number, mask?: Plane): number {
+  const g = sobelMagnitude(y, width, height, mask);
   let n = 0, s = 0;
   for (let r = 1; r < height - 1; r++) {
     for (let c = 1; c < width - 1; c++) {
       const i = r * width + c;
       if (mask && mask.data[i]! <= 0) continue;
-      const gx = y[i - width + 1]! + 2 * y[i + 1]! + y[i + width + 1]! - y[i - width - 1]! - 2 * y[i - 1]! - y[i + width - 1]!;
-      const gy = y[i + width - 1]! + 2 * y[i + width]! + y[i + width + 1]! - y[i - width - 1]! - 2 * y[i - width]! - y[i - width + 1]!;
-      n++; s += Math.hypot(gx, gy);
+      n++; s += g[i]!;
     }
   }
   return n > 0 ? s / n : 0;

@@ -1,5 +1,5 @@
 import type { RgbImage } from '../io/image-io';
-import { createPlane, fillPolygon, type Plane } from '../mask/mask-raster';
+import { createPlane, fillPolygon, sobelMagnitude, type Plane } from '../mask/mask-raster';
 import { CHEEK_POINTS, type FaceRegions, type Point } from './face-regions';
 
 /**
@@ -115,24 +115,21 @@ function areaDownsample(src: Float32Array, w: number, h: number, ow: number, oh:
     }
     return taps;
   };
-  const wx = weights(w, ow), wy = weights(h, oh);
-  const rows = new Float32Array(ow * h);
-  for (let y = 0; y < h; y++) {
-    for (let x = 0; x < ow; x++) {
-      let s = 0;
-      for (const [i, c] of wx[x]!) s += c * src[y * w + i]!;
-      rows[y * ow + x] = s;
+  // one pass along an axis: for each of `lines` lines, output sample k = Σ taps[k] of the input samples; `at`
+  // and `put` give the flat index of (line, sample) in the input and the output
+  const pass = (src2: Float32Array, taps: Array<Array<[number, number]>>, lines: number, outLen: number, at: (line: number, k: number) => number, put: (line: number, k: number) => number): Float32Array => {
+    const out = new Float32Array(lines * outLen);
+    for (let line = 0; line < lines; line++) {
+      for (let k = 0; k < outLen; k++) {
+        let s = 0;
+        for (const [i, c] of taps[k]!) s += c * src2[at(line, i)]!;
+        out[put(line, k)] = s;
+      }
     }
-  }
-  const out = new Float32Array(ow * oh);
-  for (let y = 0; y < oh; y++) {
-    for (let x = 0; x < ow; x++) {
-      let s = 0;
-      for (const [i, c] of wy[y]!) s += c * rows[i * ow + x]!;
-      out[y * ow + x] = s;
-    }
-  }
-  return out;
+    return out;
+  };
+  const rows = pass(src, weights(w, ow), h, ow, (y, i) => y * w + i, (y, x) => y * ow + x);
+  return pass(rows, weights(h, oh), ow, oh, (x, i) => i * ow + x, (x, y) => y * ow + x);
 }
 
 /**
@@ -169,16 +166,7 @@ export function measureFitSignals(img: RgbImage, mesh: ReadonlyArray<readonly nu
   }
   const sx = w / crop.w, sy = h / crop.h;
   const n = w * h;
-  // Sobel magnitude
-  const grad = new Float32Array(n);
-  for (let y = 1; y < h - 1; y++) {
-    for (let x = 1; x < w - 1; x++) {
-      const i = y * w + x;
-      const gx = Y[i - w + 1]! + 2 * Y[i + 1]! + Y[i + w + 1]! - Y[i - w - 1]! - 2 * Y[i - 1]! - Y[i + w - 1]!;
-      const gy = Y[i + w - 1]! + 2 * Y[i + w]! + Y[i + w + 1]! - Y[i - w - 1]! - 2 * Y[i - w]! - Y[i - w + 1]!;
-      grad[i] = Math.hypot(gx, gy);
-    }
-  }
+  const grad = sobelMagnitude(Y, w, h);
   const toCrop = (poly: readonly Point[]): Point[] => poly.map((p): Point => [(p[0] - x0) * sx, (p[1] - y0) * sy]);
   const plane = (polys: ReadonlyArray<readonly Point[]>): Plane => {
     const p = createPlane(w, h);

@@ -164,3 +164,21 @@ export function rasterizeMask(width: number, height: number, polys: ReadonlyArra
   for (const poly of polys) fillPolygon(p, poly);
   return sigma > 0 ? feather(p, sigma) : p;
 }
+
+/**
+ * Sobel gradient magnitude of a w×h plane (8-bit levels; |∇| × 4 for a unit ramp), on interior pixels
+ * (the one-pixel border stays 0). With `mask`, only where mask > 0 (the rest stays 0).
+ */
+export function sobelMagnitude(y: Float32Array, w: number, h: number, mask?: Plane | null): Float32Array {
+  const g = new Float32Array(w * h);
+  for (let r = 1; r < h - 1; r++) {
+    for (let c = 1; c < w - 1; c++) {
+      const i = r * w + c;
+      if (mask && mask.data[i]! <= 0) continue;
+      const gx = y[i - w + 1]! + 2 * y[i + 1]! + y[i + w + 1]! - y[i - w - 1]! - 2 * y[i - 1]! - y[i + w - 1]!;
+      const gy = y[i + w - 1]! + 2 * y[i + w]! + y[i + w + 1]! - y[i - w - 1]! - 2 * y[i - w]! - y[i - w + 1]!;
+      g[i] = Math.hypot(gx, gy);
+    }
+  }
+  return g;
+}
