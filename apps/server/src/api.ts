@@ -2,6 +2,7 @@ import { loadConfig, missingSellerDetails, sellerDetailsWarning } from './config
 import { buildApp } from './app';
 import { closeContext, createContext } from './bootstrap';
 import { recoverAtStart, startHousekeeping } from './housekeeping';
+import { clearServerAddress, localUrl, writeServerAddress } from './server-address';
 
 /**
  * Entry point of the API (and, by default, the in-process workers): `npm start`.
@@ -30,6 +31,7 @@ async function main() {
     stopping = true;
     ctx.log.info({ signal }, 'shutting down');
     stopHousekeeping();
+    clearServerAddress(config.dataDir);
     const force = setTimeout(() => process.exit(1), 30_000);
     force.unref();
     await app.close();
@@ -40,7 +42,10 @@ async function main() {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   await app.listen({ host: config.host, port: config.port });
-  const address = `http://localhost:${(app.server.address() as { port: number }).port}`;
+  const port = (app.server.address() as { port: number }).port;
+  const address = `http://localhost:${port}`;
+  // operator tools started with the same DATA_DIR (npm run billing) find this server on its port
+  writeServerAddress(config.dataDir, localUrl(config.host, port));
   console.log(`\n  Dewy is running at ${address}\n  API docs: ${address}/api/docs\n  Database: ${ctx.database.kind}${ctx.database.kind === 'pglite' ? ` (${(config.database as { dir: string }).dir})` : ''}\n`);
 }
 

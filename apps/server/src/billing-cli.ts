@@ -1,6 +1,7 @@
 import { loadSecret } from './bootstrap';
 import { loadConfig } from './config';
 import { operatorToken } from './modules/billing';
+import { operatorApiBase } from './server-address';
 
 /**
  * `npm run billing -- <action> <email> [target]` — drives the sandbox provider's lifecycle on a running
@@ -8,8 +9,9 @@ import { operatorToken } from './modules/billing';
  * advance <duration> (the test clock, decision 028: `29d`, `12h`, `30m` moves the user's subscription
  * time forward; crossing the period end renews it, or ends it when a cancel was scheduled).
  * It reads the same configuration and DATA_DIR secret as the server and calls
- * POST /api/admin/billing/sandbox with the operator token (BILLING_API_URL overrides the address,
- * default http://127.0.0.1:$PORT). Exit code 0 on success, 1 on a refusal, 2 on bad usage.
+ * POST /api/admin/billing/sandbox with the operator token at the address the running server recorded in
+ * DATA_DIR (server-address.ts), whatever PORT it was started with; BILLING_API_URL overrides it, and
+ * without a record it tries http://127.0.0.1:$PORT. Exit code 0 on success, 1 on a refusal, 2 on bad usage.
  */
 const ACTIONS = ['renew', 'fail-renewal', 'refund', 'expire', 'status', 'advance'];
 const USAGE = [
@@ -29,13 +31,14 @@ async function main(argv: string[]): Promise<number> {
     console.error(`PAYMENTS_PROVIDER is ${config.payments.provider}: lifecycle events come from that provider, not from this tool.`);
     return 2;
   }
-  const base = (process.env.BILLING_API_URL ?? `http://127.0.0.1:${config.port}`).replace(/\/$/, '');
+  const { url: base, source } = operatorApiBase(process.env, config.dataDir, config.port);
   const res = await fetch(`${base}/api/admin/billing/sandbox`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken(loadSecret(config))}` },
     body: JSON.stringify({ action, email, ...extra }),
   }).catch((err: unknown) => {
-    console.error(`cannot reach the server at ${base} (is it running? npm start): ${String(err)}`);
+    const hint = source === 'BILLING_API_URL' ? 'BILLING_API_URL names it' : source === 'DATA_DIR' ? `the server recorded in ${config.dataDir}/server.json did not answer` : `no running server is recorded in DATA_DIR=${config.dataDir}, so PORT=${config.port} was tried; start it (npm start), run this with the DATA_DIR the server uses, or set BILLING_API_URL`;
+    console.error(`cannot reach the server at ${base} (${hint}): ${String(err)}`);
     return null;
   });
   if (!res) return 1;
