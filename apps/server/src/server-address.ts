@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { isAlive } from './db/lock';
 
 /**
  * Where a running server listens, recorded in its DATA_DIR so that the operator tools started with the
@@ -36,20 +37,11 @@ export function clearServerAddress(dataDir: string, pid = process.pid): void {
   if (readServerAddress(dataDir, () => true)?.pid === pid) fs.rmSync(path.join(dataDir, FILE), { force: true });
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'; // alive, owned by another user
-  }
-}
-
 /**
  * The running server's record in `dataDir`, or null when there is none, it is unreadable, or its
  * process is gone (`alive` decides; default: signal 0 to the pid).
  */
-export function readServerAddress(dataDir: string, alive: (pid: number) => boolean = processAlive): ServerAddress | null {
+export function readServerAddress(dataDir: string, alive: (pid: number) => boolean = isAlive): ServerAddress | null {
   try {
     const v = JSON.parse(fs.readFileSync(path.join(dataDir, FILE), 'utf8')) as Partial<ServerAddress>;
     if (typeof v.url !== 'string' || !/^https?:\/\//.test(v.url) || !Number.isInteger(v.pid)) return null;

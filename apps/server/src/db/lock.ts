@@ -43,7 +43,8 @@ export function acquireDataDirLock(dir: string): () => void {
   throw new Error(`Could not take the lock ${lockPath}`);
 }
 
-function isAlive(pid: number): boolean {
+/** Whether process `pid` exists (signal 0; EPERM = alive, owned by another user). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -96,8 +96,7 @@ export function refereePhoto(r: Omit<PhotoFigures, 'verdict'>): { pass: boolean;
   const c = EVAL_CRITERIA;
   const failures: string[] = [];
   for (const f of r.faces) {
-    const none = f.levels.filter((l) => l.retouch === 'none');
-    if (none.length > 0) failures.push(`face ${f.index} (${f.box.width} px) found but not retouched: fit ${f.verdict}, score ${f.fitScore}, signals ${JSON.stringify(f.signals)}`);
+    if (f.levels.some((l) => l.retouch === 'none')) failures.push(`face ${f.index} (${f.box.width} px) found but not retouched: fit ${f.verdict}, score ${f.fitScore}, signals ${JSON.stringify(f.signals)}`);
     for (const [region, m] of Object.entries(f.exclusionMad)) if (m.pixels > 0 && m.mad > c.exclusionMadMax) failures.push(`face ${f.index}: excluded ${region} changed by ${m.mad.toFixed(2)} levels (> ${c.exclusionMadMax})`);
     for (const l of f.levels) {
       if (l.retouch !== 'none' && l.featureEdges < c.featureEdgesMin) failures.push(`face ${f.index} level ${l.level}: feature edges beyond the mesh kept ${(100 * l.featureEdges).toFixed(0)} % (< ${100 * c.featureEdgesMin} %)`);
@@ -240,7 +239,7 @@ export async function evaluatePhoto(file: string, bytes: Buffer, o: EvalOptions 
     exclusionMad: {},
   }));
   const W = img.width, H = img.height;
-  const masks = analysis.faces.map((f) => ({ cheeks: cheekMask(f, W, H), eyes: eyeBrowMask(f, W, H), lips: polyMask(W, H, [f.regions.upperLip, f.regions.lowerLip]), strong: null as Plane | null }));
+  const masks = analysis.faces.map((f) => ({ cheeks: cheekMask(f, W, H), eyes: eyeBrowMask(f, W, H), lips: polyMask(W, H, [f.regions.upperLip, f.regions.lowerLip]) }));
   const sheetRows: Array<Array<{ level: number; png: Buffer }>> = analysis.faces.map(() => []);
   for (const level of levels) {
     const opts = evalOptions(level);
@@ -253,15 +252,15 @@ export async function evaluatePhoto(file: string, bytes: Buffer, o: EvalOptions 
       const m = masks[k]!;
       const e0 = fineEnergy(yr, W, H, m.cheeks), g0 = meanGradient(yr, W, H, m.eyes);
       // the strong edges of the look (grade only) at this level: what the retouch must not soften
-      m.strong = strongFeatureEdges(yr, W, H, f);
-      const s0 = meanGradient(yr, W, H, m.strong);
+      const strong = strongFeatureEdges(yr, W, H, f);
+      const s0 = meanGradient(yr, W, H, strong);
       const twin = matchFace(f, again);
       const fig: FaceLevelFigures = {
         level,
         retouch: retouchLevelOf(f),
         cheekHf: e0 > 0 ? fineEnergy(yo, W, H, m.cheeks) / e0 : NaN,
         eyeBrowEdges: g0 > 0 ? meanGradient(yo, W, H, m.eyes) / g0 : NaN,
-        featureEdges: s0 > 0 ? meanGradient(yo, W, H, m.strong) / s0 : NaN,
+        featureEdges: s0 > 0 ? meanGradient(yo, W, H, strong) / s0 : NaN,
         landmarkShiftPct: twin ? landmarkShiftPct(f, twin) : NaN,
         faceMad: faceOvalMad(out, ref, f),
         lipDeltaE: regionDeltaE(out, ref, m.lips).mean,
@@ -310,10 +309,10 @@ export async function evaluatePhoto(file: string, bytes: Buffer, o: EvalOptions 
     const left = Math.max(0, Math.min(W - side, Math.round(cx - side / 2))), top = Math.max(0, Math.min(H - side, Math.round(cy - side / 2)));
     const crop: RgbImage = { data: new Uint8Array(side * side * 3), width: side, height: side };
     for (let y = 0; y < side; y++) crop.data.set(img.data.subarray(((top + y) * W + left) * 3, ((top + y) * W + left + side) * 3), y * side * 3);
-    const t1 = performance.now();
     // never the fallback in silence: the model the product runs, or an error
     const located = await locateModel('lsdir-compact-c3', o.modelsDir);
     if (!located) throw new Error(`SR_MODEL_MISSING: the super-resolution model (lsdir-compact-c3) is not in ${o.modelsDir ?? 'the default models folder'}; pass --models-dir or set MODELS_DIR, or --no-sr`);
+    const t1 = performance.now();
     const up = await resizeToOutput(crop, 2, 'lsdir-compact-c3', o.modelsDir);
     const ms = Math.round(performance.now() - t1);
     const lz = await resizeRgb(crop, 2 * side, 2 * side);

@@ -1,5 +1,5 @@
 import type { RgbImage } from '../io/image-io';
-import { createPlane, fillPolygon, sobelMagnitude, type Plane } from '../mask/mask-raster';
+import { areaDownsample, createPlane, fillPolygon, sobelMagnitude, type Plane } from '../mask/mask-raster';
 import { CHEEK_POINTS, type FaceRegions, type Point } from './face-regions';
 
 /**
@@ -96,41 +96,6 @@ function median(mask: Plane, values: Float32Array): number {
  */
 export const FIT_FACE_WIDTH = 192;
 
-/**
- * Area-average resampling of one plane (w×h) to ow×oh (ow ≤ w, oh ≤ h): each output pixel is the mean of
- * the source area it covers, fractional edge pixels weighted by their coverage. Separable (rows, then columns).
- */
-function areaDownsample(src: Float32Array, w: number, h: number, ow: number, oh: number): Float32Array {
-  const weights = (n: number, on: number) => {
-    const k = n / on;
-    const taps: Array<Array<[number, number]>> = [];
-    for (let j = 0; j < on; j++) {
-      const a = j * k, b = (j + 1) * k;
-      const t: Array<[number, number]> = [];
-      for (let i = Math.floor(a); i < Math.min(n, Math.ceil(b)); i++) {
-        const cover = Math.min(b, i + 1) - Math.max(a, i);
-        if (cover > 0) t.push([i, cover / k]);
-      }
-      taps.push(t);
-    }
-    return taps;
-  };
-  // one pass along an axis: for each of `lines` lines, output sample k = Σ taps[k] of the input samples; `at`
-  // and `put` give the flat index of (line, sample) in the input and the output
-  const pass = (src2: Float32Array, taps: Array<Array<[number, number]>>, lines: number, outLen: number, at: (line: number, k: number) => number, put: (line: number, k: number) => number): Float32Array => {
-    const out = new Float32Array(lines * outLen);
-    for (let line = 0; line < lines; line++) {
-      for (let k = 0; k < outLen; k++) {
-        let s = 0;
-        for (const [i, c] of taps[k]!) s += c * src2[at(line, i)]!;
-        out[put(line, k)] = s;
-      }
-    }
-    return out;
-  };
-  const rows = pass(src, weights(w, ow), h, ow, (y, i) => y * w + i, (y, x) => y * ow + x);
-  return pass(rows, weights(h, oh), ow, oh, (x, i) => i * ow + x, (x, y) => y * ow + x);
-}
 
 /**
  * Measures the appearance signals of one face mesh on `img` (the picture the mesh's pixel coordinates
@@ -145,7 +110,7 @@ export function measureFitSignals(img: RgbImage, mesh: ReadonlyArray<readonly nu
   const none: FitSignals = { detector, mesh: meshScore, eyeEdges: 0, mouthEdges: 0, lipRedness: 0, browDarkness: 0 };
   if (crop.w < 8 || crop.h < 8) return none;
   const cn = crop.w * crop.h;
-  let Y: Float32Array = new Float32Array(cn), Cr: Float32Array = new Float32Array(cn);
+  let Y = new Float32Array(cn), Cr = new Float32Array(cn);
   for (let y = 0; y < crop.h; y++) {
     let o = ((y0 + y) * img.width + x0) * 3;
     for (let x = 0, i = y * crop.w; x < crop.w; x++, i++, o += 3) {
@@ -159,8 +124,9 @@ export function measureFitSignals(img: RgbImage, mesh: ReadonlyArray<readonly nu
   let w = crop.w, h = crop.h;
   if (s < 1) {
     const ow = Math.max(8, Math.round(crop.w * s)), oh = Math.max(8, Math.round(crop.h * s));
-    Y = areaDownsample(Y, w, h, ow, oh);
-    Cr = areaDownsample(Cr, w, h, ow, oh);
+    const [y2, cr2] = areaDownsample([Y, Cr], w, h, ow, oh);
+    Y = y2!;
+    Cr = cr2!;
     w = ow;
     h = oh;
   }

@@ -182,3 +182,24 @@ export function sobelMagnitude(y: Float32Array, w: number, h: number, mask?: Pla
   }
   return g;
 }
+
+/**
+ * Area-average downsampling of planes of one size (w×h) to ow×oh (ow ≤ w, oh ≤ h): every source pixel
+ * adds to the output pixel it falls in, each output pixel is the mean of its pixels (a box filter, as the
+ * hair mask's working copy does). @returns new planes in the same order.
+ */
+export function areaDownsample(planes: readonly Float32Array[], w: number, h: number, ow: number, oh: number): Float32Array<ArrayBuffer>[] {
+  const sx = ow / w, sy = oh / h;
+  const out = planes.map(() => new Float32Array(ow * oh));
+  const cnt = new Float32Array(ow * oh);
+  for (let y = 0; y < h; y++) {
+    const row = Math.min(oh - 1, Math.floor(y * sy)) * ow;
+    for (let x = 0; x < w; x++) {
+      const k = row + Math.min(ow - 1, Math.floor(x * sx)), i = y * w + x;
+      cnt[k] = cnt[k]! + 1;
+      for (let p = 0; p < planes.length; p++) out[p]![k] = out[p]![k]! + planes[p]![i]!;
+    }
+  }
+  for (const o of out) for (let k = 0; k < o.length; k++) o[k] = o[k]! / Math.max(1, cnt[k]!);
+  return out;
+}
