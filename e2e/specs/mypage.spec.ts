@@ -24,6 +24,30 @@ async function viewShot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), animations: 'disabled' });
 }
 
+/** Each empty history tab's own tool: its button's words and where it leads (issue 28, point 1). */
+const EMPTY_TAB_TOOLS = {
+  generate: { path: '/image-generation', ko: '이미지 생성하기', en: 'Generate an image' },
+  imageEdit: { path: '/image-edit', ko: '이미지 편집하기', en: 'Edit an image' },
+  faceEdit: { path: '/face-edit', ko: '얼굴 편집하기', en: 'Edit a face' },
+} as const;
+
+/**
+ * Opens the Generate, Image Edit and Face Edit tabs of a My Page whose user has none of those results:
+ * each says it is empty (never "coming soon": every tool is live) and its button names and links to
+ * that tab's own tool, in the page's language.
+ */
+async function expectEmptyTabsLinkTheirTools(page: Page, lang: 'ko' | 'en') {
+  for (const [tab, tool] of Object.entries(EMPTY_TAB_TOOLS)) {
+    await page.getByTestId(`mypage-history-tab-${tab}`).click();
+    const empty = page.getByTestId(`mypage-history-${tab}-empty`);
+    await expect(empty).toBeVisible();
+    await expect(empty).not.toContainText(lang === 'ko' ? '준비 중' : 'coming soon');
+    const start = page.getByTestId(`mypage-history-${tab}-start`);
+    await expect(start).toHaveText(tool[lang]);
+    await expect(start).toHaveAttribute('href', lang === 'en' ? `/en${tool.path}` : tool.path);
+  }
+}
+
 /** A signed-in page in a context of its own (cookies, storage, permissions). */
 async function signedInPage(browser: Browser, email: string, name: string, opts: { headers?: Record<string, string> } = {}) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: 'ko-KR', extraHTTPHeaders: opts.headers });
@@ -55,8 +79,7 @@ test('share link → referred sign-up and pack → the sharer sees the reward an
   await expect(a.getByTestId('mypage-credits-subscription')).toHaveText('0');
   await expect(a.getByTestId('subscription-block')).toHaveCount(0); // free plan: no subscription block (001 §4)
   await expect(a.getByTestId('mypage-history-retouch-empty')).toContainText('아직 완료된 리터치가 없습니다.');
-  await a.getByTestId('mypage-history-tab-faceEdit').click();
-  await expect(a.getByTestId('mypage-history-faceEdit-empty')).toContainText('준비 중');
+  await expectEmptyTabsLinkTheirTools(a, 'ko');
   await a.getByTestId('mypage-history-tab-retouch').click();
   const rows = a.getByTestId('mypage-ledger-row');
   await expect(rows).toHaveCount(1);
@@ -180,6 +203,8 @@ test('share link → referred sign-up and pack → the sharer sees the reward an
       await expect(a.getByTestId('mypage-affiliate-reward')).toHaveText('750');
       await expect(a.getByTestId('subscription-state')).toHaveText(lang === 'en' ? 'Active' : '이용 중');
       await shot(a, `mypage-${lang}-${width}`);
+      await expectEmptyTabsLinkTheirTools(a, lang);
+      if (width === 390) await shot(a, `mypage-face-edit-tab-empty-${lang}-390`);
       await a.goto(lang === 'en' ? '/en/upscale' : '/upscale');
       await a.getByTestId('upscale-share').click();
       await expect(a.getByTestId('upscale-share-link')).toHaveValue(link);

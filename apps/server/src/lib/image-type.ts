@@ -17,3 +17,14 @@ export function sniffImageType(bytes: Uint8Array): InspectedMime | undefined {
   if (bytes.length >= 8 && PNG_SIGNATURE.equals(Buffer.from(bytes.buffer, bytes.byteOffset, 8))) return 'image/png';
   return undefined;
 }
+
+/**
+ * True for WebP bytes: a RIFF container (`52 49 46 46`, 4 bytes of length) of form type `WEBP`. WebP is
+ * accepted where a page accepts it (002 §5, the generation reference) and converted to PNG before the
+ * JPEG/PNG-only upload pipeline (`webpToPng`, modules/uploads).
+ */
+export function isWebp(bytes: Uint8Array): boolean {
+  if (bytes.length < 12) return false;
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset, 12);
+  return head.toString('latin1', 0, 4) === 'RIFF' && head.toString('latin1', 8, 12) === 'WEBP';
+}

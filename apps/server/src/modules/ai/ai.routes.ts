@@ -68,7 +68,7 @@ export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     await app.register(multipart, { limits: { fileSize: UPLOAD_LIMITS.maxBytes, files: 1, fields: 4, parts: 5, fieldSize: AI_LIMITS.chatTextMax * 4 } });
     // The spec's client sends application/octet-stream; a client that names the image type is read the same way
     // (the bytes are sniffed, never trusted by their label).
-    app.addContentTypeParser(['application/octet-stream', 'image/jpeg', 'image/png'], { parseAs: 'buffer', bodyLimit: AI_LIMITS.extractMaxBytes }, (_req, body, done) => done(null, body));
+    app.addContentTypeParser(['application/octet-stream', 'image/jpeg', 'image/png', 'image/webp'], { parseAs: 'buffer', bodyLimit: AI_LIMITS.extractMaxBytes }, (_req, body, done) => done(null, body));
     const USER = { access: 'user' as const };
     // Each of these calls a paid vendor, extraction is free to the user, and a rewrite's charge is returned
     // when the page never confirms it (decision 022), so credits alone do not bound them: one user's calls
@@ -143,7 +143,7 @@ export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       rewritePrompt(ctx, userOf(req).id, req.body, { idempotencyKey: req.headers['idempotency-key'] }),
     );
 
-    app.post('/api/ai/extract-prompt-from-image', { config: VENDOR_CALL, schema: { tags: ['ai'], consumes: ['application/octet-stream', 'image/jpeg', 'image/png'], headers: CreateUpscaleHeadersSchema, response: { 200: ExtractPromptResponseSchema } } }, async (req) => {
+    app.post('/api/ai/extract-prompt-from-image', { config: VENDOR_CALL, schema: { tags: ['ai'], consumes: ['application/octet-stream', 'image/jpeg', 'image/png', 'image/webp'], headers: CreateUpscaleHeadersSchema, response: { 200: ExtractPromptResponseSchema } } }, async (req) => {
       const body = req.body;
       if (!Buffer.isBuffer(body) || body.length === 0) throw new AppError('VALIDATION_FAILED', { message: 'image bytes expected as application/octet-stream' });
       return extractPromptFromImage(ctx, userOf(req).id, body, { idempotencyKey: req.headers['idempotency-key'] });

@@ -451,6 +451,30 @@ describe.each(TEST_DATABASES)('AI text tools on $name', (kind) => {
     expect(labelled.json()).toMatchObject({ success: true, prompt: expect.stringContaining('[1 image(s)]') });
   });
 
+  it('extract-prompt-from-image takes a WebP reference like the page does (002 §5), as raw bytes or labelled image/webp; a damaged one changes nothing', async () => {
+    const u = await signUpAndLogin(t.app);
+    const { default: sharp } = await import('sharp');
+    const webp = await sharp(await makeJpeg(640, 480)).webp({ quality: 80 }).toBuffer();
+    for (const type of ['application/octet-stream', 'image/webp']) {
+      fake.script({ kind: 'text', text: `a webp sent as ${type}` });
+      const r = await t.app.inject({ method: 'POST', url: '/api/ai/extract-prompt-from-image', headers: { cookie: u.cookie, 'content-type': type }, payload: webp });
+      expect(r.statusCode, r.body).toBe(200);
+      expect(r.json()).toEqual({ success: true, prompt: `a webp sent as ${type}` });
+    }
+    // The model saw the picture (as a JPEG or PNG it reads), 640 × 480.
+    for (const req of fake.requests) {
+      const sent = Buffer.from(imagePartsOf(req)[0]!.split(',')[1]!, 'base64');
+      expect(await sharp(sent).metadata()).toMatchObject({ width: 640, height: 480 });
+      expect(['jpeg', 'png']).toContain((await sharp(sent).metadata()).format);
+    }
+    const calls = fake.requests.length;
+    const damaged = await t.app.inject({ method: 'POST', url: '/api/ai/extract-prompt-from-image', headers: { cookie: u.cookie, 'accept-language': 'en', 'content-type': 'image/webp' }, payload: webp.subarray(0, 60) });
+    expect(damaged.statusCode).toBe(400);
+    expect(damaged.json().code).toBe('IMAGE_CORRUPT');
+    expect(fake.requests).toHaveLength(calls);
+    expect(await balance(t, u.user.id)).toBe(300);
+  });
+
   it('charge-enabled follows AI_CHAT_CHARGE_ENABLED; with charging off a send is free', async () => {
     const u = await signUpAndLogin(t.app);
     expect((await t.app.inject({ url: '/api/ai/chat/charge-enabled', headers: { cookie: u.cookie } })).json()).toEqual({ success: true, enabled: true, cost: 3, configured: true });

@@ -15,7 +15,7 @@ import { AppError } from '../../lib/app-error';
 import type { LlmMessage } from '../../providers/llm';
 import { readableKeyFromUrl } from '../images';
 import { confirmMeteredCall, runMeteredCall, requestFingerprint } from '../tool-jobs';
-import { prepareOriginal } from '../uploads';
+import { prepareOriginal, webpToPng } from '../uploads';
 import { modelImage } from './ai-images';
 import { assertNoBannedKeyword, autoPromptOperation, balanceOf, bytesHash, extractPromptOperation, requireLlm, rewriteOperation } from './ai-operations';
 import { ownThread } from './chat.service';
@@ -80,7 +80,8 @@ export async function rewritePrompt(ctx: AppContext, userId: number, req: Rewrit
 
 /**
  * POST /api/ai/extract-prompt-from-image (002 §4 prompt lock, §7): the raw bytes of a reference image →
- * a prompt describing it, an inline metered call (`extractPromptOperation`: free, recorded). The bytes pass
+ * a prompt describing it, an inline metered call (`extractPromptOperation`: free, recorded). JPEG, PNG or
+ * WebP (the types the generation page accepts, 002 §5; WebP is converted to PNG). The bytes pass
  * the upload checks (type by magic bytes, size, pixel cap before decoding, NSFW screen) and are not stored.
  * Free (the spec lists no cost; decision 022). `opts.idempotencyKey` (fingerprint: the bytes' hash): a replay
  * answers the first prompt without calling the model again.
@@ -92,7 +93,8 @@ export async function extractPromptFromImage(ctx: AppContext, userId: number, by
   const res = await runMeteredCall(ctx, extractPromptOperation, { userId }, { image: bytes }, { ...opts, requestHash: requestFingerprint({ image: bytesHash(bytes) }) }, {
     prepare: async () => {
       if (bytes.length > AI_LIMITS.extractMaxBytes) throw new AppError('IMAGE_TOO_LARGE');
-      const prepared = await prepareOriginal(bytes);
+      // Every type the generation page accepts as a reference (002 §5): WebP becomes PNG first.
+      const prepared = await prepareOriginal(await webpToPng(bytes));
       await screen(ctx, userId, prepared.bytes);
       return { image: await modelImage(prepared.bytes) };
     },

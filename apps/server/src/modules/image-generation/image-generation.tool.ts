@@ -1,4 +1,3 @@
-import sharp from 'sharp';
 import {
   IMAGE_GENERATION,
   ImageGenerationFieldsSchema,
@@ -15,6 +14,7 @@ import type { JobRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
 import { bannedKeywords } from '../settings';
 import { defineTool, type ToolRequestFile } from '../tool-jobs';
+import { webpToPng } from '../uploads';
 import { sniffImageType } from '../../lib/image-type';
 
 /**
@@ -28,11 +28,6 @@ export const REFERENCE_FIELD = 'character_reference_images';
 
 /** Largest reference file read from the request (bytes); Kling's own limit is 10 MB. */
 const MAX_REFERENCE_BYTES = 10 * 1024 * 1024;
-
-/** True for WebP bytes (`RIFF....WEBP`). */
-function isWebp(b: Buffer): boolean {
-  return b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP';
-}
 
 /**
  * The rules of a generation request that need no stored file, in the order the page checks them: a
@@ -48,21 +43,14 @@ async function assertGenerationRules(input: ImageGenerationInput, hasReference: 
  * The reference file as sent: its extension and bytes are jpg/jpeg/png/webp (GENERATION_IMAGE_TYPE);
  * WebP is converted to PNG (upright) for the upload pipeline, which takes JPEG and PNG.
  * @returns the bytes to store
- * @throws AppError GENERATION_IMAGE_TYPE, IMAGE_CORRUPT
+ * @throws AppError GENERATION_IMAGE_TYPE, IMAGE_TOO_LARGE, IMAGE_TOO_MANY_PIXELS, IMAGE_CORRUPT
  */
 async function referenceBytes(file: ToolRequestFile): Promise<Buffer> {
   const ext = file.filename.toLowerCase().split('.').pop() ?? '';
   const known = (IMAGE_GENERATION.extensions as readonly string[]).includes(ext);
   const webp = isWebp(file.bytes);
   if (!known || (!sniffImageType(file.bytes) && !webp)) throw new AppError('GENERATION_IMAGE_TYPE');
-  if (!webp) return file.bytes;
-  return sharp(file.bytes, { limitInputPixels: 50_000_000 })
-    .rotate()
-    .png()
-    .toBuffer()
-    .catch(() => {
-      throw new AppError('IMAGE_CORRUPT');
-    });
+  return webp ? webpToPng(file.bytes) : file.bytes;
 }
 
 /** Kling's task id of a row (history `kling_task_id`), kept in its meta by `run`. */

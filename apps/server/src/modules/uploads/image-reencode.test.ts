@@ -4,7 +4,8 @@ import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { makeJpeg, makePng, makeRotatedJpeg, personalTraces, POLYGLOT_TAIL, withPersonalMetadata } from '../../../test/helpers/images';
-import { prepareOriginal } from './image-reencode';
+import { sniffImageType } from '../../lib/image-type';
+import { prepareOriginal, webpToPng } from './image-reencode';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../../../../../shared/fixtures/portraits');
 const obamaJpg = readFileSync(path.join(FIXTURES, 'obama_910x1137.jpg'));
@@ -102,5 +103,30 @@ describe('prepareOriginal', () => {
     await expect(prepareOriginal(Buffer.from('<html><script>alert(1)</script></html>'))).rejects.toMatchObject({ code: 'UNSUPPORTED_IMAGE_TYPE' });
     const bomb = Buffer.from('89504e470d0a1a0a0000000d49484452000075300000753008020000000000000000', 'hex');
     await expect(prepareOriginal(bomb)).rejects.toMatchObject({ code: 'IMAGE_TOO_MANY_PIXELS' });
+  });
+});
+
+describe('webpToPng (a WebP reference, 002 §5)', () => {
+  const limits = { maxBytes: 25 * 1024 * 1024, maxPixels: 50_000_000, maxSide: 12_000 };
+
+  it('turns a WebP into an upright PNG of the same picture; JPEG and PNG pass unchanged', async () => {
+    // 3 wide × 2 tall, shown rotated 90° (EXIF orientation 6): upright it is 2 × 3.
+    const webp = await sharp(await makeJpeg(30, 20)).withMetadata({ orientation: 6 }).webp({ quality: 90 }).toBuffer();
+    expect((await sharp(webp).metadata()).orientation).toBe(6);
+    const out = await webpToPng(webp, limits);
+    expect(sniffImageType(out)).toBe('image/png');
+    expect(await sharp(out).metadata()).toMatchObject({ width: 20, height: 30, format: 'png' });
+    const jpeg = await makeJpeg(16, 16);
+    expect(await webpToPng(jpeg, limits)).toBe(jpeg);
+    const png = await makePng(16, 16);
+    expect(await webpToPng(png, limits)).toBe(png);
+  });
+
+  it('refuses a WebP over the byte or pixel limit before decoding it, and a damaged one', async () => {
+    const webp = await sharp({ create: { width: 400, height: 300, channels: 3, background: '#888' } }).webp().toBuffer();
+    await expect(webpToPng(webp, { ...limits, maxBytes: webp.length - 1 })).rejects.toMatchObject({ code: 'IMAGE_TOO_LARGE' });
+    await expect(webpToPng(webp, { ...limits, maxPixels: 400 * 300 - 1 })).rejects.toMatchObject({ code: 'IMAGE_TOO_MANY_PIXELS' });
+    await expect(webpToPng(webp, { ...limits, maxSide: 399 })).rejects.toMatchObject({ code: 'IMAGE_TOO_MANY_PIXELS' });
+    await expect(webpToPng(webp.subarray(0, 40), limits)).rejects.toMatchObject({ code: 'IMAGE_CORRUPT' });
   });
 });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { UPLOAD_LIMITS } from '@dewy/contracts';
 import sharp from 'sharp';
 import { AppError } from '../../lib/app-error';
+import { isWebp } from '../../lib/image-type';
 import { inspectHeader, type ImageLimits, type InspectedMime } from './image-inspect';
 
 /** JPEG quality of stored originals: near-transparent for a photo that is retouched afterwards. */
@@ -88,4 +89,33 @@ export async function prepareOriginal(input: Buffer, limits: ImageLimits = UPLOA
     throw new AppError('IMAGE_CORRUPT', { cause: e, details: { reason: e instanceof Error ? e.message : String(e) } });
   }
   return { bytes: data, mime: header.mime, ext: header.ext, width, height, sha256: createHash('sha256').update(data).digest('base64') };
+}
+
+/**
+ * A WebP file (002 §5: the generation reference may be one) as a PNG the upload pipeline takes, every
+ * other file unchanged: the same limits as an upload, checked in the same order — bytes
+ * (`limits.maxBytes` → IMAGE_TOO_LARGE), then width × height from the header before any decoding
+ * (`maxPixels` / `maxSide` → IMAGE_TOO_MANY_PIXELS), then one decode (`failOn: 'truncated'`) that applies
+ * the orientation (`rotate()`) and writes a lossless PNG (zlib level ORIGINAL_PNG_COMPRESSION; alpha
+ * kept). The result still goes through `prepareOriginal` (or the upload checks) like any PNG.
+ * @throws AppError IMAGE_TOO_LARGE | IMAGE_TOO_MANY_PIXELS | IMAGE_CORRUPT (a WebP that does not decode)
+ */
+export async function webpToPng(input: Buffer, limits: ImageLimits = UPLOAD_LIMITS): Promise<Buffer> {
+  if (!isWebp(input)) return input;
+  if (input.length > limits.maxBytes) throw new AppError('IMAGE_TOO_LARGE', { details: { bytes: input.length, maxBytes: limits.maxBytes } });
+  const corrupt = (e: unknown) => new AppError('IMAGE_CORRUPT', { cause: e, details: { reason: e instanceof Error ? e.message : String(e) } });
+  const meta = await sharp(input).metadata().catch((e: unknown) => {
+    throw corrupt(e);
+  });
+  const width = meta.width ?? 0;
+  const height = meta.height ?? 0;
+  if (width === 0 || height === 0) throw corrupt(new Error('no readable WebP header'));
+  if (width * height > limits.maxPixels || Math.max(width, height) > limits.maxSide) {
+    throw new AppError('IMAGE_TOO_MANY_PIXELS', { details: { width, height, maxPixels: limits.maxPixels, maxSide: limits.maxSide } });
+  }
+  try {
+    return await inReencodeSlot(() => sharp(input, { failOn: 'truncated', limitInputPixels: limits.maxPixels }).rotate().png({ compressionLevel: ORIGINAL_PNG_COMPRESSION }).toBuffer());
+  } catch (e) {
+    throw corrupt(e);
+  }
 }

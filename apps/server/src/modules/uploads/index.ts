@@ -9,7 +9,7 @@ export { readMultipartFile } from './multipart-file';
 
 // Stored files (the kernel, the tools, the images): confirmed uploads, direct uploads, the purge.
 export { getConfirmedUpload, storeDirectUpload, discardDirectUpload, purgeStalePendingUploads } from './uploads.service';
-export { prepareOriginal, type PreparedOriginal } from './image-reencode';
+export { prepareOriginal, webpToPng, type PreparedOriginal } from './image-reencode';
 export { maskHasPaint } from './mask';
 
 // URLs of stored files: signed view URLs and the caller's own keys.

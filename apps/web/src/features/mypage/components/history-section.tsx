@@ -15,7 +15,7 @@ import { HISTORY_TABS, type HistoryTab } from '../lib/history-tabs';
  * The history tabs of My Page (001 §2/§4/§7/§8): Retouch, Generate, Image Edit and Face Edit, each
  * listing completed items only, 25 first and 5 per "load more", with thumbnails (a broken one shows a
  * placeholder), the date in Asia/Seoul, download, and a fullscreen before/after viewer. A tab loads
- * when first opened. Tools not built yet say so; their tabs fill in once the history holds rows.
+ * when first opened. An empty tab says so and links to its own tool.
  */
 export function HistorySection({ userId }: { userId: number }) {
   const { t } = useTranslation();
@@ -62,13 +62,10 @@ function HistoryPanel({ tab, userId, active }: { tab: HistoryTab; userId: number
   if (history.items.length === 0) {
     return (
       <div className="mypage-history-state mypage-history-empty" data-testid={`mypage-history-${tab.id}-empty`}>
-        {tab.toolPath ? null : <span className="ui-badge ui-badge-muted">{t('mypage.history.soon')}</span>}
         <p>{t(`mypage.history.empty.${tab.id}`)}</p>
-        {tab.toolPath ? (
-          <Link className="btn btn-primary btn-sm" to={lp(tab.toolPath)}>
-            {t('mypage.history.startTool')}
-          </Link>
-        ) : null}
+        <Link className="btn btn-primary btn-sm" to={lp(tab.toolPath)} data-testid={`mypage-history-${tab.id}-start`}>
+          {t(`mypage.history.startTool.${tab.id}`)}
+        </Link>
       </div>
     );
   }
