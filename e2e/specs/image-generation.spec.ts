@@ -91,6 +91,11 @@ test('image generation screens at 390 and 1440 px in both languages', async ({ b
       }
       await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 60_000 });
       await shot(page, `image-generation-${lang}-${width}`);
+      // With a reference set, the Edit tab is locked like the prompt (issue 28, point 3).
+      if (!(await page.getByTestId('gen-reference-preview').isVisible())) await page.getByTestId('gen-reference-input').setInputFiles(REFERENCE);
+      await page.getByTestId('gen-tab-edit').click();
+      await expectEditTabLocked(page);
+      await shot(page, `image-generation-edit-locked-${lang}-${width}`, { fullPage: false });
       await context.close();
     }
   }
@@ -155,4 +160,32 @@ test('Edit tab: Apply rewrites the prompt (the AI-text calls answered here by st
   await expect(page.getByTestId('gen-prompt')).toHaveValue('a woman with long red hair');
   await expect(page.getByTestId('gen-prompt-locked')).toBeVisible();
   await expect(page.getByTestId('gen-result')).toHaveCount(1, { timeout: 60_000 });
+
+  // The lock holds on the Edit tab too (issue 28, point 3): no instruction, no Apply, no Restore; a click
+  // on the instruction opens the lock popup, and no rewrite is asked for.
+  const asked = rewrites.length;
+  await page.getByTestId('gen-tab-edit').click();
+  await expectEditTabLocked(page);
+  await page.getByTestId('gen-instruction').click();
+  await expect(page.getByTestId('gen-lock-dialog')).toBeVisible();
+  await page.keyboard.press('Escape');
+  const instruction = await page.getByTestId('gen-instruction').inputValue();
+  await page.getByTestId('gen-instruction').press('x');
+  await expect(page.getByTestId('gen-instruction')).toHaveValue(instruction);
+  expect(rewrites).toHaveLength(asked);
+  await page.getByTestId('gen-tab-input').click();
+  await expect(page.getByTestId('gen-prompt')).toHaveValue('a woman with long red hair');
+  // Without the reference the tab works again.
+  await page.getByTestId('gen-reference-remove').click();
+  await page.getByTestId('gen-tab-edit').click();
+  await expect(page.getByTestId('gen-apply')).toBeEnabled();
+  await expect(page.getByTestId('gen-instruction-locked')).toHaveCount(0);
 });
+
+/** The Edit tab of a page whose reference image locks the prompt: read-only, nothing to press, marked locked. */
+async function expectEditTabLocked(page: Page) {
+  await expect(page.getByTestId('gen-instruction-locked')).toBeVisible();
+  await expect(page.getByTestId('gen-instruction')).toHaveAttribute('readonly', '');
+  await expect(page.getByTestId('gen-apply')).toBeDisabled();
+  await expect(page.getByTestId('gen-restore')).toBeDisabled();
+}

@@ -204,7 +204,7 @@ test('share link → referred sign-up and pack → the sharer sees the reward an
       await expect(a.getByTestId('subscription-state')).toHaveText(lang === 'en' ? 'Active' : '이용 중');
       await shot(a, `mypage-${lang}-${width}`);
       await expectEmptyTabsLinkTheirTools(a, lang);
-      if (width === 390) await shot(a, `mypage-face-edit-tab-empty-${lang}-390`);
+      await a.getByTestId('mypage-history').screenshot({ path: path.join(SHOTS, `mypage-face-edit-tab-empty-${lang}-${width}.png`), animations: 'disabled' });
       await a.goto(lang === 'en' ? '/en/upscale' : '/upscale');
       await a.getByTestId('upscale-share').click();
       await expect(a.getByTestId('upscale-share-link')).toHaveValue(link);

@@ -237,10 +237,43 @@ export interface ValidationIssueDetail {
   message: string;
 }
 
+/**
+ * An error answer of `/api` and `/api/v1`: `code` (machine), `message` (the catalogue text in the
+ * caller's language) and `error`, which carries what the spec shows there (001 §8, issue 28 point 9):
+ * the code itself for the codes of {@link SPEC_ERROR_VALUES}, else the localized text. A 503 for
+ * maintenance also carries `maintenance: true` (001 §7 upload-s3 reads it).
+ */
 export interface ApiErrorBody {
   success: false;
   code: ErrorCode;
   error: string;
   message: string;
+  maintenance?: true;
   details?: unknown;
+}
+
+/**
+ * The `error` value the spec shows on the wire for a code (001 §8): the upload's 400
+ * `NSFW_CONTENT_DETECTED`, the 503 `MAINTENANCE`, face edit's 401 `AUTH_REQUIRED`. Every other code
+ * carries its localized text in `error`, as the spec shows for "크레딧이 부족합니다.".
+ */
+export const SPEC_ERROR_VALUES: Partial<Record<ErrorCode, string>> = {
+  NSFW_CONTENT_DETECTED: 'NSFW_CONTENT_DETECTED',
+  MAINTENANCE: 'MAINTENANCE',
+  UNAUTHENTICATED: 'AUTH_REQUIRED',
+};
+
+/**
+ * The one error body (see {@link ApiErrorBody}) for `code` with its localized `message`.
+ * @param details what names the failing field or limit (VALIDATION_FAILED's issues), when there is one
+ */
+export function apiErrorBody(code: ErrorCode, message: string, details?: unknown): ApiErrorBody {
+  return {
+    success: false,
+    code,
+    error: SPEC_ERROR_VALUES[code] ?? message,
+    message,
+    ...(code === 'MAINTENANCE' ? { maintenance: true as const } : {}),
+    ...(details !== undefined ? { details } : {}),
+  };
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { ERROR_HTTP_STATUS, errorMessage, type ApiErrorBody, type ErrorCode, type ValidationIssueDetail } from '@dewy/contracts';
+import { ERROR_HTTP_STATUS, apiErrorBody, errorMessage, type ErrorCode, type ValidationIssueDetail } from '@dewy/contracts';
 import { AppError } from './app-error';
 import { requestLocale } from './locale';
 import { safeErrorMessage } from './log-redaction';
@@ -45,8 +45,10 @@ function issueDetail(v: { instancePath: string; keyword: string; message?: strin
 }
 
 /**
- * The one place where errors become HTTP answers: `{success:false, code, error, message}` with the
- * status from contracts' ERROR_HTTP_STATUS and the message in the caller's language. Schema failures
+ * The one place where errors become HTTP answers: `{success:false, code, error, message}` (contracts'
+ * apiErrorBody: `error` is the code where the spec shows one, 001 §8, else the text; `maintenance: true`
+ * on a 503 for maintenance) with the status from contracts' ERROR_HTTP_STATUS and the message in the
+ * caller's language. Schema failures
  * answer VALIDATION_FAILED with `details[]` naming the field (`input.prompt`) and the rule (`too_small`,
  * `minimum: 8`; see {@link issueDetail}), which the page turns into a sentence per field; PostgreSQL refusing
  * a character (22021, 22P05) is VALIDATION_FAILED too. Unexpected errors are logged with the request id
@@ -75,8 +77,6 @@ export function installErrorHandler(app: FastifyInstance): void {
     else req.log.info({ code, detail: safeErrorMessage(err) }, 'request refused');
     const locale = requestLocale(req.headers, req.cookies);
     // The page shows catalogue text in the caller's language; an AppError's own message is for logs.
-    const message = errorMessage(code, locale);
-    const body: ApiErrorBody = { success: false, code, error: message, message, ...(details !== undefined ? { details } : {}) };
-    return reply.code(status).send(body);
+    return reply.code(status).send(apiErrorBody(code, errorMessage(code, locale), details));
   });
 }

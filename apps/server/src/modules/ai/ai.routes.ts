@@ -21,6 +21,7 @@ import {
   ThreadListQuerySchema,
   ThreadListResponseSchema,
   UPLOAD_LIMITS,
+  apiErrorBody,
   errorMessage,
   type ChargeEnabledResponse,
   type ChatStreamEvent,
@@ -133,7 +134,7 @@ export function aiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         if (!started) throw err;
         const code = llmErrorCode(err);
         const message = errorMessage(code, requestLocale(req.headers, req.cookies));
-        send({ event: 'error', data: { success: false, code, error: message, message, credits: await balanceOf(ctx, user.id).catch(() => 0) } });
+        send({ event: 'error', data: { ...apiErrorBody(code, message), credits: await balanceOf(ctx, user.id).catch(() => 0) } });
       }
       raw.end();
       return reply;

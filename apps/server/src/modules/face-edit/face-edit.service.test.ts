@@ -95,6 +95,10 @@ describe.each(TEST_DATABASES)('face-edit jobs on $name', (kind) => {
     }
     const en = await t.app.inject({ method: 'POST', url: '/api/runpod-face-edit', headers: { cookie: a.cookie, 'accept-language': 'en' }, payload: { input: cases[1]![0] } });
     expect(en.json().error).toBe('Paint the area to change!');
+    // Signed out (001 §7/§8: "401 means login expired", the AUTH_REQUIRED dialog): the code the spec shows in `error`.
+    const out = await t.app.inject({ method: 'POST', url: '/api/runpod-face-edit', headers: { 'accept-language': 'en' }, payload: { input: cases[0]![0] } });
+    expect(out.statusCode).toBe(401);
+    expect(out.json()).toMatchObject({ success: false, code: 'UNAUTHENTICATED', error: 'AUTH_REQUIRED', message: 'Please log in.' });
     expect((await getBalance(t.ctx.database.db, a.user.id)).total).toBe(300);
   });
 

@@ -15,7 +15,7 @@ import { AppError } from '../../lib/app-error';
 import { bannedKeywords } from '../settings';
 import { defineTool, type ToolRequestFile } from '../tool-jobs';
 import { webpToPng } from '../uploads';
-import { sniffImageType } from '../../lib/image-type';
+import { isWebp, sniffImageType } from '../../lib/image-type';
 
 /**
  * The prompt sent with a reference-only run. Kling requires a prompt; the page extracts one from the

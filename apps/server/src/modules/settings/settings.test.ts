@@ -39,11 +39,12 @@ describe.each(TEST_DATABASES)('maintenance and banned keywords on $name', (kind)
 
     const refused = await retouch(u.cookie, image);
     expect(refused.statusCode).toBe(503);
-    expect(refused.json()).toMatchObject({ code: 'MAINTENANCE', error: 'The service is under maintenance. Please try again shortly.' });
+    // 001 §7/§8: the 503 carries `maintenance: true` and the code in `error`; the text is in `message`.
+    expect(refused.json()).toMatchObject({ code: 'MAINTENANCE', error: 'MAINTENANCE', maintenance: true, message: 'The service is under maintenance. Please try again shortly.' });
     const small = multipartBody('image', 'a.jpg', 'image/jpeg', await makeJpeg(50, 50));
     const ko = await t.app.inject({ method: 'POST', url: '/api/image/upload-s3', headers: { cookie: u.cookie, 'accept-language': 'ko', ...small.headers }, payload: small.payload });
     expect(ko.statusCode).toBe(503);
-    expect(ko.json().error).toBe('현재 서비스 점검중입니다. 잠시 후 다시 시도해주세요.');
+    expect(ko.json()).toMatchObject({ error: 'MAINTENANCE', maintenance: true, message: '현재 서비스 점검중입니다. 잠시 후 다시 시도해주세요.' });
     // Reads work and the job started before finishes.
     expect((await t.app.inject({ url: '/api/auth/check', headers: { cookie: u.cookie } })).statusCode).toBe(200);
     await waitFor(async () => ((await t.app.inject({ url: `/api/image/status/${running.json().jobId}`, headers: { cookie: u.cookie } })).json().status === 'completed' ? true : undefined));

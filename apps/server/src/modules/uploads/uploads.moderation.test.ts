@@ -38,7 +38,8 @@ describe.each(TEST_DATABASES)('upload screening on $name', (kind) => {
         const mp = multipartBody('image', 'a.jpg', 'image/jpeg', await makeJpeg(300, 300));
         const r = await t.app.inject({ method: 'POST', url: '/api/image/upload-s3', headers: { cookie, 'accept-language': lang, ...mp.headers }, payload: mp.payload });
         expect(r.statusCode).toBe(400);
-        expect(r.json()).toMatchObject({ code: 'NSFW_CONTENT_DETECTED', error: text });
+        // The spec's wire format (001 §8): the code in `error`, the text in the caller's language in `message`.
+        expect(r.json()).toMatchObject({ success: false, code: 'NSFW_CONTENT_DETECTED', error: 'NSFW_CONTENT_DETECTED', message: text });
       }
     } finally {
       t.moderator.flagAll = false;

@@ -57,8 +57,8 @@ export async function extractPromptFromImage(file: Blob): Promise<string> {
     headers: { 'content-type': 'application/octet-stream', accept: 'application/json' },
     body: file,
   });
-  const body = (await res.json().catch(() => null)) as (ExtractPromptResponse & { error?: string }) | null;
-  if (!res.ok || !body?.success || typeof body.prompt !== 'string' || !body.prompt.trim()) throw new Error(body?.error ?? `HTTP ${res.status}`);
+  const body = (await res.json().catch(() => null)) as (ExtractPromptResponse & { error?: string; message?: string }) | null;
+  if (!res.ok || !body?.success || typeof body.prompt !== 'string' || !body.prompt.trim()) throw new Error(body?.message ?? body?.error ?? `HTTP ${res.status}`);
   return body.prompt.trim();
 }
 

@@ -83,6 +83,17 @@ export function PromptLockDialog({ open, onOpenChange, onRemoveReference }: { op
   );
 }
 
+/** The "Locked" badge beside a prompt field while a reference image locks the prompt (002 §4). */
+export function LockBadge({ testId }: { testId: string }) {
+  const { t } = useTranslation();
+  return (
+    <span className="ui-badge ui-badge-muted gen-lock-badge" data-testid={testId}>
+      <svg viewBox="0 0 24 24" width="11" height="11" aria-hidden="true"><path d="M7 11V8a5 5 0 0 1 10 0v3M6 11h12v9H6z" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinejoin="round" /></svg>
+      {t('imageGeneration.prompt.locked')}
+    </span>
+  );
+}
+
 /** The zoom overlay of one result (002 §2). */
 export function ZoomDialog({ url, onClose }: { url: string | null; onClose: () => void }) {
   const { t } = useTranslation();
@@ -93,39 +104,50 @@ export function ZoomDialog({ url, onClose }: { url: string | null; onClose: () =
   );
 }
 
-/** The Edit tab (002 §4): an instruction, Apply (AI rewrite, 3 credits) and Restore (confirm, no refund). */
+/**
+ * The Edit tab (002 §4): an instruction, Apply (AI rewrite, 3 credits) and Restore (confirm, no refund).
+ * While a reference image locks the prompt (`locked`), nothing here may change it: the instruction is
+ * read-only, Apply and Restore are disabled, and a click on the tab's fields opens the lock popup
+ * (`onLockedClick`) as the prompt box does (issue 28, point 3).
+ */
 export function EditPromptTab({
   busy,
   canRestore,
+  locked,
   onApply,
   onRestore,
+  onLockedClick,
 }: {
   busy: boolean;
   canRestore: boolean;
+  locked: boolean;
   onApply: (instruction: string) => void;
   onRestore: () => void;
+  onLockedClick: () => void;
 }) {
   const { t } = useTranslation();
   const [instruction, setInstruction] = useState('');
   return (
-    <div className="gen-edit-tab">
+    <div className="gen-edit-tab" onClick={() => (locked ? onLockedClick() : undefined)} data-testid="gen-edit-wrap">
       <label className="gen-label" htmlFor="gen-instruction">
         {t('imageGeneration.edit.label')}
+        {locked ? <LockBadge testId="gen-instruction-locked" /> : null}
       </label>
       <textarea
         id="gen-instruction"
         className="input gen-textarea"
         rows={3}
         value={instruction}
+        readOnly={locked}
         onChange={(e) => setInstruction(e.target.value)}
         placeholder={t('imageGeneration.edit.placeholder')}
         data-testid="gen-instruction"
       />
       <div className="gen-edit-actions">
-        <button type="button" className="btn btn-secondary btn-sm" disabled={busy} onClick={() => onApply(instruction)} data-testid="gen-apply">
+        <button type="button" className="btn btn-secondary btn-sm" disabled={busy || locked} onClick={() => onApply(instruction)} data-testid="gen-apply">
           {busy ? t('imageGeneration.edit.applying') : t('imageGeneration.edit.apply', { cost: IMAGE_GENERATION.rewriteCost })}
         </button>
-        <button type="button" className="btn btn-ghost btn-sm" disabled={!canRestore || busy} onClick={onRestore} data-testid="gen-restore">
+        <button type="button" className="btn btn-ghost btn-sm" disabled={!canRestore || busy || locked} onClick={onRestore} data-testid="gen-restore">
           {t('imageGeneration.edit.restore')}
         </button>
       </div>

@@ -12,7 +12,7 @@ import { ShareLinkButton } from '../../../shared/affiliate';
 import { INSUFFICIENT_CREDITS_KEY, giveHandoff, takeHandoff, useToolWorkspace } from '../../../shared/tool-job';
 import { isAcceptedReference, type GenerationItem } from '../lib/generation';
 import { imageGenerationTool } from '../tool';
-import { AspectPicker, CountPicker, EditPromptTab, PromptLockDialog, ZoomDialog } from './generation-parts';
+import { AspectPicker, CountPicker, EditPromptTab, LockBadge, PromptLockDialog, ZoomDialog } from './generation-parts';
 import { GenerationHistory, ResultsGrid } from './generation-results';
 import './image-generation.css';
 
@@ -132,6 +132,11 @@ export function ImageGenerationPage() {
   };
 
   const applyRewrite = async (instruction: string) => {
+    // 002 §4: a reference image locks the prompt; no rewrite may replace it.
+    if (reference) {
+      setLockOpen(true);
+      return;
+    }
     if (!instruction.trim()) {
       ws.toast({ key: 'imageGeneration.error.rewriteEmpty' });
       return;
@@ -164,7 +169,7 @@ export function ImageGenerationPage() {
   };
 
   const restore = () => {
-    if (previousPrompt === null) return;
+    if (previousPrompt === null || reference) return;
     if (!window.confirm(t('imageGeneration.edit.restoreConfirm'))) return;
     setPrompt(previousPrompt);
     setPreviousPrompt(null);
@@ -265,10 +270,7 @@ export function ImageGenerationPage() {
                   <div className="gen-prompt-wrap" onClick={() => (locked ? setLockOpen(true) : undefined)} data-testid="gen-prompt-wrap">
                     <label className="gen-label" htmlFor="gen-prompt">
                       {t('imageGeneration.prompt.label')}
-                      {locked ? <span className="ui-badge ui-badge-muted gen-lock-badge" data-testid="gen-prompt-locked">
-                          <svg viewBox="0 0 24 24" width="11" height="11" aria-hidden="true"><path d="M7 11V8a5 5 0 0 1 10 0v3M6 11h12v9H6z" fill="none" stroke="currentColor" strokeWidth="2.2" strokeLinejoin="round" /></svg>
-                          {t('imageGeneration.prompt.locked')}
-                        </span> : null}
+                      {locked ? <LockBadge testId="gen-prompt-locked" /> : null}
                     </label>
                     <textarea
                       id="gen-prompt"
@@ -288,7 +290,7 @@ export function ImageGenerationPage() {
                 value: 'edit',
                 label: t('imageGeneration.tabs.edit'),
                 testId: 'gen-tab-edit',
-                content: <EditPromptTab busy={rewriting} canRestore={previousPrompt !== null} onApply={(i) => void applyRewrite(i)} onRestore={restore} />,
+                content: <EditPromptTab busy={rewriting} canRestore={previousPrompt !== null} locked={locked} onApply={(i) => void applyRewrite(i)} onRestore={restore} onLockedClick={() => setLockOpen(true)} />,
               },
             ]}
           />
