@@ -26,4 +26,21 @@ describe('image URLs with a CDN configured', () => {
     const job = await t.app.inject({ method: 'POST', url: '/api/runpod-upscale', headers: { cookie }, payload: { input: { image: up.imageUrl } } });
     expect(job.statusCode).toBe(200);
   });
+
+  it('POST /api/image/ensure-cloudfront-cookies (sent by the page on load, 001 §7) answers 204 and sets no cookie, with a CDN or without; signed out 401', async () => {
+    const { cookie } = await signUpAndLogin(t.app);
+    const plain = await createTestApp(TEST_DATABASES[0]!);
+    try {
+      const other = await signUpAndLogin(plain.app);
+      for (const [app, c] of [[t.app, cookie], [plain.app, other.cookie]] as const) {
+        const r = await app.inject({ method: 'POST', url: '/api/image/ensure-cloudfront-cookies', headers: { cookie: c } });
+        expect(r.statusCode).toBe(204);
+        expect(r.body).toBe('');
+        expect(r.headers['set-cookie']).toBeUndefined();
+        expect((await app.inject({ method: 'POST', url: '/api/image/ensure-cloudfront-cookies' })).statusCode).toBe(401);
+      }
+    } finally {
+      await plain.close();
+    }
+  });
 });

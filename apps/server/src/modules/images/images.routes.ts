@@ -48,6 +48,15 @@ export function imagesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (req) => presignDownload(ctx, userOf(req).id, req.body.url),
     );
 
+    // 001 §7: the page sends this on load. Every image URL we hand out carries its own expiring
+    // signature, also through the CDN (CDN_DOMAIN forwards path and query), so there is no cookie to
+    // set: 204 with or without a CDN (decision 043).
+    app.post(
+      '/api/image/ensure-cloudfront-cookies',
+      { config: { access: 'user' }, schema: { tags: ['images'], response: { 204: z.null().describe('Nothing to set: image URLs are signed (decision 043)') } } },
+      async (_req, reply) => reply.code(204).send(null),
+    );
+
     app.get(
       '/api/image/download',
       { config: { access: 'user' }, schema: { tags: ['images'], querystring: ImageDownloadQuerySchema } },

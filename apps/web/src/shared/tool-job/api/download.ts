@@ -7,6 +7,17 @@ const RETRY_DELAY_MS = 1000;
 
 const sleep = (ms: number) => new Promise((r) => window.setTimeout(r, ms));
 
+/**
+ * POST /api/image/ensure-cloudfront-cookies, sent when a workspace loads for a signed-in user (001 §7).
+ * The server sets nothing (image URLs carry their own signature; decision 043); a failure is ignored.
+ */
+export function ensureImageCookies(): Promise<void> {
+  return api.post('/api/image/ensure-cloudfront-cookies').then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
 /** POST /api/image/presign-download; a 403 is retried up to 2 times, 1 s apart (001 §9). */
 async function presignDownload(url: string): Promise<PresignDownloadResponse> {
   for (let attempt = 0; ; attempt++) {

@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../lib/session';
 import { notify } from '../../../lib/toast';
+import { ensureImageCookies } from '../api/download';
 import { uploadImage, type UploadKind } from '../api/upload-image';
 import { takeHandoff } from '../lib/handoff';
 import type { JobEventsConnection, JobProgress } from '../lib/job-events';
@@ -79,6 +80,10 @@ export function useToolWorkspace<Item, CostInput, Api>(definition: ClientToolDef
   useEffect(() => workspace.activate(), [workspace]);
   const userId = user?.id;
   useEffect(() => workspace.setUser(userId), [workspace, userId]);
+  // 001 §7: sent on load, once per signed-in user.
+  useEffect(() => {
+    if (userId !== undefined) void ensureImageCookies();
+  }, [userId]);
 
   const state: WorkspaceState<Item> = useSyncExternalStore(workspace.subscribe, workspace.getState, workspace.getState);
   const job = state.job;
