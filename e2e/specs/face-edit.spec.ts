@@ -138,11 +138,28 @@ test('sign in, upload, paint a brush stroke and a rectangle, save the mask, run,
   const res = await (await created).json();
   expect(res).toMatchObject({ success: true, cost, credits: before - cost });
   await reload;
-  await expect(page.getByTestId('face-edit-history').getByTestId('history-item').first()).toBeVisible();
+  const history = page.getByTestId('face-edit-history');
+  await expect(history.getByTestId('history-item').first()).toBeVisible();
+  // From here the history's reads wait on a latch: what the list shows when the job ends is the page's
+  // own doing, not a new read (001 §4: the result goes to the top of the history as a temporary item).
+  let releaseHistory = () => {};
+  const historyHeld = new Promise<void>((resolve) => (releaseHistory = resolve));
+  const historyReads = /\/api\/image\/history\/\d+\?source=face_edit/;
+  await page.route(historyReads, async (route) => {
+    await historyHeld;
+    await route.continue();
+  });
 
   // The job settles (pushed event, or the face-edit polling fallback).
   const stage = page.getByTestId('face-edit-stage');
   await expect(stage).toHaveAttribute('data-state', /completed|failed/, { timeout: 150_000 });
+  if ((await stage.getAttribute('data-state')) === 'completed') {
+    const top = history.getByTestId('history-item').first();
+    await expect(top).toHaveAttribute('data-status', 'completed');
+    await expect(history.locator('[data-testid="history-item"][data-status="processing"]')).toHaveCount(0);
+  }
+  // Every read held, and every later one, goes on.
+  releaseHistory();
   if ((await stage.getAttribute('data-state')) === 'failed') {
     // What a failed run looks like (until issue 11's local engine is merged, every run fails): the
     // FACE_EDIT_FAILED message, the failed history item, the credits refunded.

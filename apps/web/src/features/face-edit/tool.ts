@@ -7,7 +7,8 @@ import { FACE_EDIT_JPEG_QUALITY, FACE_EDIT_RESIZE_FACTOR, faceEditResizeTarget }
 /**
  * The face-edit tool on the page (spec 001 §2–§9): history kind `face_edit`, status by
  * `GET /api/image/status/{jobId}?source=face_edit` on the 001 §4 schedule (1 s, 2 s × 1.25 up to 10 s,
- * 120 polls), history 10 first / 15 on reload / 10 more, every message in its error dialog (a failed
+ * 120 polls), history 10 first / 15 on reload / 10 more (a completed result goes to its top at once, as a
+ * temporary item, until the reload lists it), every message in its error dialog (a failed
  * job too), the contracts' cost rule at the page's resize factor, JPEG/PNG uploads brought to
  * width + height = 3000 (JPEG 0.92).
  */
@@ -16,7 +17,7 @@ export const faceEditTool = defineClientTool<HistoryImage, { width: number; heig
   source: 'face_edit',
   schedule: FACE_EDIT_POLLING_SCHEDULE,
   readStatus: (jobId, signal) => fetchJobStatus(jobId, signal, 'face_edit'),
-  history: imageHistory('face_edit', { first: FACE_EDIT.historyPage.first, reload: FACE_EDIT.historyPage.reload, more: FACE_EDIT.historyPage.first }),
+  history: imageHistory('face_edit', { first: FACE_EDIT.historyPage.first, reload: FACE_EDIT.historyPage.reload, more: FACE_EDIT.historyPage.first }, { provisional: true }),
   messages: {
     display: 'dialog',
     callFailed: (err, { online }) => {

@@ -74,6 +74,13 @@ export interface ToolHistory<Item> {
   /** On the first load, show the newest completed item when nothing else is on the workspace (001 §4). */
   showLatest: boolean;
   /**
+   * A completed job of this visit as a temporary item, put at the top of the list at once while the
+   * history is read again (001 §4, face edit); the read replaces it by the server's own item. `existing`
+   * is the list's item of that job when it holds one (listed while processing): the temporary item
+   * takes its place and its key. Absent: the list waits for the read.
+   */
+  provisional?(job: { jobId: string; urls: string[]; originalUrl: string | null }, existing: Item | undefined): Item;
+  /**
    * A copy kept in the browser (002 §3, image generation: at most 50 per user, `guest` signed out): shown
    * until the server's list arrives and when it cannot be read; saved from each unfiltered first page.
    */

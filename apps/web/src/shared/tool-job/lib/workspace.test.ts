@@ -23,6 +23,8 @@ function fakeServer() {
     /** More items than one page: the next offset the history answers. */
     nextOffset: null as number | null,
     historyError: null as unknown,
+    /** While set, a history read waits for it (a latch the test releases). */
+    historyGate: null as Promise<void> | null,
     status: new Map<string, ToolJobStatus | Error>(),
     statusCalls: [] as { id: string; at: number }[],
     historyCalls: [] as { offset: number; limit: number; q?: string }[],
@@ -35,7 +37,7 @@ const processing: ToolJobStatus = { status: 'processing', imageUrl: null, origin
 const completed = (url: string): ToolJobStatus => ({ status: 'completed', imageUrl: url, originalImageUrl: 'o', images: [url] });
 
 /** A tool on the fake server: the upscale schedule, history 10/15/10, messages overridable. */
-function fakeTool(server: Server, start: number, over: { messages?: Partial<ToolMessages>; showLatest?: boolean; eventJobId?: (id: string) => string } = {}) {
+function fakeTool(server: Server, start: number, over: { messages?: Partial<ToolMessages>; showLatest?: boolean; eventJobId?: (id: string) => string; provisional?: boolean } = {}) {
   const definition: ClientToolDefinition<Item, number> = {
     name: 'fake',
     source: 'upscale',
@@ -52,11 +54,13 @@ function fakeTool(server: Server, start: number, over: { messages?: Partial<Tool
       showLatest: over.showLatest ?? true,
       fetchPage: async (_userId, page) => {
         server.historyCalls.push({ ...page });
+        if (server.historyGate) await server.historyGate;
         if (server.historyError) throw server.historyError;
         return { items: server.items.slice(page.offset, page.offset + page.limit), nextOffset: page.offset === 0 ? server.nextOffset : null };
       },
       keyOf: (item) => item.id,
       jobOf: (item) => ({ jobId: item.jobId, status: item.status, urls: item.url ? [item.url] : [], originalUrl: 'o' }),
+      ...(over.provisional ? { provisional: (job: { jobId: string; urls: string[] }, existing: Item | undefined) => ({ id: existing?.id ?? -1, jobId: job.jobId, status: 'completed' as const, url: job.urls[0] ?? null }) } : {}),
     },
     messages: {
       display: 'toast',
@@ -221,6 +225,69 @@ describe('ToolWorkspace: resume after a reload (001 §4)', () => {
     await vi.advanceTimersByTimeAsync(2000);
     expect(t.ws.getState().job).toMatchObject({ status: 'failed', message: { key: 'failed.X' } });
     expect(t.store.value).toBeNull();
+  });
+});
+
+describe('ToolWorkspace: a completed result as a temporary history item (001 §4, face edit)', () => {
+  it('goes to the top of the list at once, and the reload replaces it by the server’s item (never both)', async () => {
+    const t = setup({ provisional: true });
+    t.server.items = [{ id: 1, jobId: 'j1', status: 'completed', url: 'r1' }];
+    t.ws.setUser(7);
+    await settle();
+    await t.ws.start(async () => ({ jobId: 'j5', originalUrl: 'blob:p' }));
+    await settle();
+    const reads = t.server.historyCalls.length;
+    let release = () => {};
+    t.server.historyGate = new Promise<void>((r) => (release = r));
+    t.server.status.set('j5', completed('r5'));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(t.ws.getState().job).toMatchObject({ status: 'completed', jobId: 'j5', resultUrl: 'r5' });
+    // the reload is under way and held: the result is already on top
+    expect(t.server.historyCalls).toHaveLength(reads + 1);
+    expect(t.ws.getState().history.items.map((i) => [i.id, i.jobId, i.url])).toEqual([[-1, 'j5', 'r5'], [1, 'j1', 'r1']]);
+    t.server.items = [{ id: 5, jobId: 'j5', status: 'completed', url: 'r5' }, ...t.server.items];
+    t.server.historyGate = null;
+    release();
+    await settle();
+    expect(t.ws.getState().history.items.map((i) => i.id)).toEqual([5, 1]);
+  });
+
+  it('the item the list holds for the job (listed while processing) moves to the top completed, keeping its key', async () => {
+    const t = setup({ provisional: true });
+    t.server.items = [{ id: 1, jobId: 'j1', status: 'completed', url: 'r1' }];
+    t.ws.setUser(7);
+    await settle();
+    t.server.items = [{ id: 2, jobId: 'j1b', status: 'completed', url: 'r1b' }, { id: 8, jobId: 'j8', status: 'processing', url: null }, ...t.server.items];
+    await t.ws.start(async () => ({ jobId: 'j8', originalUrl: 'blob:p' }));
+    await settle();
+    expect(t.ws.getState().history.items.map((i) => [i.id, i.status])).toEqual([[2, 'completed'], [8, 'processing'], [1, 'completed']]);
+    t.server.historyGate = new Promise<void>(() => {});
+    t.server.status.set('j8', completed('r8'));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(t.ws.getState().history.items.map((i) => [i.id, i.status, i.url])).toEqual([[8, 'completed', 'r8'], [2, 'completed', 'r1b'], [1, 'completed', 'r1']]);
+  });
+
+  it('a tool without it waits for the reload; a failed job adds nothing', async () => {
+    const t = setup();
+    t.server.items = [{ id: 1, jobId: 'j1', status: 'completed', url: 'r1' }];
+    t.ws.setUser(7);
+    await settle();
+    await t.ws.start(async () => ({ jobId: 'j6', originalUrl: 'blob:p' }));
+    await settle();
+    t.server.historyGate = new Promise<void>(() => {});
+    t.server.status.set('j6', completed('r6'));
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(t.ws.getState().job).toMatchObject({ status: 'completed', jobId: 'j6' });
+    expect(t.ws.getState().history.items.map((i) => i.id)).toEqual([1]);
+
+    const f = setup({ provisional: true });
+    f.ws.setUser(7);
+    await settle();
+    await f.ws.start(async () => ({ jobId: 'j7', originalUrl: 'blob:p' }));
+    f.server.status.set('j7', { status: 'failed', imageUrl: null, originalImageUrl: null, error: 'X' });
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(f.ws.getState().job.status).toBe('failed');
+    expect(f.ws.getState().history.items).toEqual([]);
   });
 });
 

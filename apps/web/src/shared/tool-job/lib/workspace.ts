@@ -507,6 +507,7 @@ export class ToolWorkspace<Item, CostInput = unknown, Api = unknown> {
     if (outcome.status === 'completed') {
       const urls = last?.images?.length ? last.images : [outcome.resultUrl];
       this.update({ job: { status: 'completed', jobId, resultUrl: outcome.resultUrl, urls, partial: last?.partial ?? false, originalUrl: outcome.originalUrl ?? originalUrl, via: outcome.via } });
+      this.addProvisional(jobId, urls, outcome.originalUrl ?? originalUrl);
       after();
       return;
     }
@@ -537,6 +538,20 @@ export class ToolWorkspace<Item, CostInput = unknown, Api = unknown> {
         this.jobFailedWith(jobId, messages.jobFailed(error));
         after();
       });
+  }
+
+  /**
+   * A tool with `history.provisional` (face edit, 001 §4) shows a completed job at the top of its list at
+   * once (the list's item of that job, listed while processing, moves there completed); the reload that
+   * follows replaces it by the server's item.
+   */
+  private addProvisional(jobId: string, urls: string[], originalUrl: string | null): void {
+    const h = this.definition.history;
+    if (!h.provisional || this.state.history.query) return;
+    const items = this.state.history.items;
+    const existing = items.find((i) => h.jobOf(i).jobId === jobId);
+    const temporary = h.provisional({ jobId, urls, originalUrl }, existing);
+    this.update({ history: { ...this.state.history, items: [temporary, ...items.filter((i) => i !== existing)] } });
   }
 
   private jobFailedWith(jobId: string | null, message: ToolMessage): void {
