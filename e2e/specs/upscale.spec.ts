@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { FIXTURES, headerBalance, logIn, shot, signUp, uniqueEmail } from './helpers';
+import { FIXTURES, headerBalance, logIn, shot, signUp, signUpAndLogInByApi, uniqueEmail } from './helpers';
 
 test('a signed-out visitor opening /upscale is sent to /login', async ({ page }) => {
   await page.goto('/upscale');
@@ -90,4 +90,58 @@ test('upscale workspace screens at 390 and 1440 px in both languages', async ({ 
       await context.close();
     }
   }
+});
+
+test('the retouch history lists every item, not only the first 100: the next page loads as the list is scrolled to its end (001 §7)', async ({ page }) => {
+  // The history answers are made here (230 failed items, no files) to see the page page through them.
+  const TOTAL = 230;
+  const reads: { offset: number; limit: number }[] = [];
+  const at = new Date('2026-11-01T00:00:00Z').getTime();
+  const item = (i: number) => ({
+    id: 10_000 - i,
+    image_url: null,
+    original_image_url: null,
+    thumbnail_url: null,
+    all_image_urls: [],
+    status: 'failed',
+    source: 'upscale',
+    runpod_job_id: null,
+    prompt: null,
+    seed: null,
+    cost: 80,
+    width: null,
+    height: null,
+    original_width: null,
+    original_height: null,
+    kling_task_id: null,
+    seedream_task_id: null,
+    input: null,
+    created_at: new Date(at - i * 60_000).toISOString(),
+    updated_at: new Date(at - i * 60_000).toISOString(),
+  });
+  await page.route(/\/api\/image\/history\/\d+\?/, async (route) => {
+    const url = new URL(route.request().url());
+    if (url.searchParams.get('source') !== 'upscale') return route.continue();
+    const offset = Number(url.searchParams.get('offset') ?? 0);
+    const limit = Number(url.searchParams.get('limit'));
+    reads.push({ offset, limit });
+    const end = Math.min(offset + limit, TOTAL);
+    const images = Array.from({ length: Math.max(0, end - offset) }, (_, k) => item(offset + k));
+    await route.fulfill({ json: { images, pagination: { hasMore: end < TOTAL, nextOffset: end < TOTAL ? end : null } } });
+  });
+  await signUpAndLogInByApi(page, uniqueEmail('history230'), 'password-1234');
+  await page.goto('/upscale');
+  const items = page.getByTestId('upscale-history').getByTestId('history-item');
+  await expect(items).toHaveCount(100);
+  expect(reads).toEqual([{ offset: 0, limit: 100 }]);
+  // Scrolled to the end, the list reads on by itself until every item is there; then no "more" is offered.
+  for (const count of [200, 230]) {
+    await items.last().scrollIntoViewIfNeeded();
+    await expect(items).toHaveCount(count);
+  }
+  await expect(page.getByTestId('upscale-history-more')).toHaveCount(0);
+  expect(reads).toEqual([{ offset: 0, limit: 100 }, { offset: 100, limit: 100 }, { offset: 200, limit: 100 }]);
+  // Every item once, newest first.
+  const ids = await items.evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-history-id'))));
+  expect(ids).toEqual(Array.from({ length: TOTAL }, (_, i) => 10_000 - i));
 });

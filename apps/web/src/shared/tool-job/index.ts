@@ -9,7 +9,7 @@
  */
 export { uploadImage, type UploadKind } from './api/upload-image';
 export { fetchJobStatus } from './api/job-status';
-export { fetchToolHistory, fetchToolHistoryPage, toolHistoryKey, toolHistoryOptions, useToolHistory } from './api/history';
+export { fetchToolHistoryPage } from './api/history';
 export { downloadImage } from './api/download';
 
 export { useToolWorkspace, type ToolWorkspaceOptions } from './hooks/use-tool-workspace';

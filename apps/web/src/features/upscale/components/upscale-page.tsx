@@ -154,6 +154,7 @@ export function UpscalePage() {
         hasMore={ws.state.history.hasMore}
         loadingMore={ws.state.history.loadingMore}
         onLoadMore={ws.loadMore}
+        autoLoadMore
       />
 
       <BlockedDialog

@@ -1,4 +1,5 @@
 import type { HistoryImage } from '@dewy/contracts';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatSeoulDateTime } from '../../../lib/format';
 import './tool-job.css';
@@ -17,11 +18,38 @@ export interface HistoryListProps {
   hasMore?: boolean;
   loadingMore?: boolean;
   onLoadMore?: () => void;
+  /**
+   * Infinite scroll (the retouch workspace lists all its items, 001 §7): the next page loads by itself
+   * when the end of the list comes near the view; the button stays for keyboards and as a fallback.
+   */
+  autoLoadMore?: boolean;
 }
 
+/** How near (px) the end of the list may come to the view before the next page is read. */
+const AUTO_LOAD_MARGIN_PX = 400;
+
 /** A tool's history thumbnails: processing items blurred with an overlay, failed ones marked (001 §4). */
-export function HistoryList({ testIdPrefix, emptyText, items, loading, selectedId, onSelect, hasMore = false, loadingMore = false, onLoadMore }: HistoryListProps) {
+export function HistoryList({ testIdPrefix, emptyText, items, loading, selectedId, onSelect, hasMore = false, loadingMore = false, onLoadMore, autoLoadMore = false }: HistoryListProps) {
   const { t, i18n } = useTranslation();
+  const moreRef = useRef<HTMLDivElement>(null);
+  const loadMoreRef = useRef(onLoadMore);
+  useEffect(() => {
+    loadMoreRef.current = onLoadMore;
+  });
+  // The "load more" row in view (or near it) reads the next page; observed again after each page, so a
+  // list that still ends in view goes on loading until it fills the view or ends.
+  useEffect(() => {
+    const el = moreRef.current;
+    if (!autoLoadMore || !el || !hasMore || loadingMore || loading || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        observer.disconnect();
+        loadMoreRef.current?.();
+      }
+    }, { rootMargin: `${AUTO_LOAD_MARGIN_PX}px` });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [autoLoadMore, hasMore, loadingMore, loading, items.length]);
   // Asia/Seoul with the zone named (001 §2, issue 17): 'May 3, 2026, 15:04 KST'.
   const when = (iso: string) => formatSeoulDateTime(iso, i18n.language === 'en' ? 'en' : 'ko');
   return (
@@ -64,7 +92,7 @@ export function HistoryList({ testIdPrefix, emptyText, items, loading, selectedI
         </ul>
       )}
       {hasMore && onLoadMore && !loading ? (
-        <div className="history-more">
+        <div className="history-more" ref={moreRef}>
           <button type="button" className="btn btn-secondary" onClick={onLoadMore} disabled={loadingMore} aria-busy={loadingMore} data-testid={`${testIdPrefix}-history-more`}>
             {loadingMore ? <span className="spinner spinner-sm" /> : null} {t('toolJob.history.loadMore')}
           </button>
