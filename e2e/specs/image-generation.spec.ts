@@ -34,7 +34,13 @@ test('a generation with a reference image, then send-to-upscale lands in the ret
   await page.getByTestId('gen-run').click();
   await expect(page.getByText('프롬프트를 입력하거나 참조 이미지를 업로드해주세요.')).toBeVisible();
 
+  // After a generation the list is refreshed with the spec's refresh page: 25 generations (002 §7/§9).
+  const refreshed = page.waitForRequest((r) => {
+    const u = new URL(r.url());
+    return /\/api\/image\/history\/\d+$/.test(u.pathname) && u.searchParams.get('source') === 'kling' && u.searchParams.get('grouped') === '1' && u.searchParams.get('group_limit') === '25' && u.searchParams.get('group_offset') === '0';
+  });
   await generateWithReference(page, 2);
+  await refreshed;
   await expect.poll(() => headerBalance(page), { timeout: 60_000 }).toBe(before - 30);
   // The prompt is locked while a reference is set: a click opens the lock popup.
   await page.getByTestId('gen-prompt').click();
