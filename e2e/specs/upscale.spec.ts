@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
-import { FIXTURES, headerBalance, logIn, shot, signUp, signUpAndLogInByApi, uniqueEmail } from './helpers';
+import { FIXTURES, SHOTS, headerBalance, logIn, shot, signUp, signUpAndLogInByApi, uniqueEmail } from './helpers';
 
 test('a signed-out visitor opening /upscale is sent to /login', async ({ page }) => {
   await page.goto('/upscale');
@@ -56,6 +56,8 @@ test('sign up, retouch obama_910x1137.jpg, see the comparison and history, downl
   await expect(page).toHaveURL(/\/en\/upscale$/);
   await expect(page.getByTestId('upscale-stage')).toHaveAttribute('data-state', 'completed');
   await expect(page.getByTestId('upscale-download')).toHaveText(/Download/);
+  // A studio-filter result of a Western man is not dewy skin: no filter label (001 §9).
+  await expect(page.getByTestId('upscale-result-label')).toHaveCount(0);
 
   // after a reload the workspace shows the last result, its photo and the options it was made with
   await page.reload();
@@ -92,8 +94,9 @@ test('upscale workspace screens at 390 and 1440 px in both languages', async ({ 
   }
 });
 
-test('the retouch history lists every item, not only the first 100: the next page loads as the list is scrolled to its end (001 §7)', async ({ page }) => {
-  // The history answers are made here (230 failed items, no files) to see the page page through them.
+test('the retouch history lists every item, not only the first 100: the next page loads as the list is scrolled to its end (001 §7); a dewy-skin result carries its filter label (001 §9)', async ({ page }) => {
+  // The history answers are made here (the newest a dewy-skin result, then 229 failed items, no files)
+  // to see the page page through them.
   const TOTAL = 230;
   const reads: { offset: number; limit: number }[] = [];
   const at = new Date('2026-11-01T00:00:00Z').getTime();
@@ -118,6 +121,18 @@ test('the retouch history lists every item, not only the first 100: the next pag
     input: null,
     created_at: new Date(at - i * 60_000).toISOString(),
     updated_at: new Date(at - i * 60_000).toISOString(),
+    // The newest: made with dewy skin (glow, lora 1) and its preset filter, fair skin at 0.75.
+    ...(i === 0
+      ? {
+          status: 'completed',
+          image_url: '/favicon.svg',
+          original_image_url: '/favicon.svg',
+          thumbnail_url: '/favicon.svg',
+          all_image_urls: ['/favicon.svg'],
+          runpod_job_id: '00000000-0000-4000-8000-000000000001',
+          input: { image: '/favicon.svg', seed: 7, prompt: '', output_format: 'jpg', output_quality: 100, lora_index: 1, numImages: 1, width: 64, height: 64, scale_factor: 1, upper_lip: false, lower_lip: false, filter_strength: 0.75, filter_index: 1, filter_prompt: 'asle filter', left_eyebrow: false, right_eyebrow: false, nose: false, hair: false },
+        }
+      : {}),
   });
   await page.route(/\/api\/image\/history\/\d+\?/, async (route) => {
     const url = new URL(route.request().url());
@@ -133,6 +148,15 @@ test('the retouch history lists every item, not only the first 100: the next pag
   await page.goto('/upscale');
   const items = page.getByTestId('upscale-history').getByTestId('history-item');
   await expect(items).toHaveCount(100);
+  // The newest result is on the stage with its label, in the page's language.
+  await expect(page.getByTestId('upscale-stage')).toHaveAttribute('data-state', 'completed');
+  await expect(page.getByTestId('upscale-result-label')).toHaveText('뽀용 필터 0.75');
+  await expect(page.getByTestId('upscale-filter-ppoyong')).toHaveAttribute('aria-checked', 'true');
+  await page.getByTestId('upscale-stage').screenshot({ path: path.join(SHOTS, 'upscale-dewy-label-ko-1440.png') });
+  await page.getByTestId('lang-en').click();
+  await expect(page.getByTestId('upscale-result-label')).toHaveText('Fair-skin filter 0.75');
+  await page.getByTestId('lang-kr').click();
+  await expect(page.getByTestId('upscale-result-label')).toHaveText('뽀용 필터 0.75');
   expect(reads).toEqual([{ offset: 0, limit: 100 }]);
   // Scrolled to the end, the list reads on by itself until every item is there; then no "more" is offered.
   for (const count of [200, 230]) {

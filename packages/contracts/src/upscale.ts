@@ -76,6 +76,13 @@ export function filterFieldsFor(filter: FilterName, strength: number): { filter_
 export const SCALE_FACTOR = { min: 0.1, max: 2, step: 0.1, default: 1 } as const;
 export const FILTER_STRENGTH = { min: 0, max: 1, step: 0.05 } as const;
 
+/**
+ * The dewy-skin (물광보정, level `glow`) look: the glow model with the fair-skin filter at 0.75 — the
+ * result "carries the label 'Fair-skin filter 0.75'" (001 §9). Choosing the level presets the filter so
+ * (the customer may change it); the result's label names the filter it was really made with.
+ */
+export const DEWY_SKIN_FILTER = { filter: 'ppoyong', strength: 0.75 } as const satisfies { filter: FilterName; strength: number };
+
 /** Width + height after scaling, rounded per side as the engine produces it (px). */
 export function scaledSum(width: number, height: number, factor: number): number {
   return Math.round(width * factor) + Math.round(height * factor);

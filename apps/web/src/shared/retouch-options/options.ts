@@ -1,4 +1,5 @@
 import {
+  DEWY_SKIN_FILTER,
   SCALE_FACTOR,
   filterFieldsFor,
   loraIndexFor,
@@ -37,10 +38,19 @@ export const DEFAULT_OPTIONS: UpscaleOptions = {
   excludeHair: false,
 };
 
-/** Apply a change; a retouch level not offered for the gender × ethnicity resets to basic (001 §5). */
+/**
+ * Apply a change; a retouch level not offered for the gender × ethnicity resets to basic (001 §5); a
+ * change to dewy skin (`glow`) presets its filter, DEWY_SKIN_FILTER (001 §9).
+ */
 export function updateOptions(prev: UpscaleOptions, patch: Partial<UpscaleOptions>): UpscaleOptions {
   const next = { ...prev, ...patch };
   next.level = normalizeRetouchLevel(next.gender, next.ethnicity, next.level);
+  // Choosing dewy skin (glow) brings its filter, fair skin at 0.75 (001 §9), unless the same change
+  // names a filter (a past job's options restored as they were).
+  if (next.level === 'glow' && prev.level !== 'glow' && patch.filter === undefined && patch.strength === undefined) {
+    next.filter = DEWY_SKIN_FILTER.filter;
+    next.strength = DEWY_SKIN_FILTER.strength;
+  }
   return next;
 }
 

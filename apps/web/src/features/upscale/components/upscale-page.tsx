@@ -6,7 +6,7 @@ import { useSession } from '../../../lib/session';
 import { useLocale } from '../../../lib/use-locale';
 import { ShareLinkButton } from '../../../shared/affiliate';
 import { FullscreenCompare, HistoryList, ResultStage, UploadArea, useToolWorkspace } from '../../../shared/tool-job';
-import { DEFAULT_OPTIONS, buildUpscaleInput, optionsFromInput, randomSeed, updateOptions, type UpscaleOptions } from '../lib/options';
+import { DEFAULT_OPTIONS, buildUpscaleInput, dewySkinLabel, optionsFromInput, randomSeed, updateOptions, type UpscaleOptions } from '../lib/options';
 import { recallJobOptions, rememberJobOptions } from '../lib/options-memory';
 import { scaleLimitFor } from '../lib/scale-limit';
 import { upscaleTool } from '../tool';
@@ -82,6 +82,9 @@ export function UpscalePage() {
   };
 
   const completed = job.status === 'completed' ? job : null;
+  // 001 §9: the dewy-skin result names its filter ('Fair-skin filter 0.75'), read from what the server stored.
+  const dewy = completed ? dewySkinLabel(ws.state.history.items.find((i) => i.runpod_job_id === completed.jobId)?.input) : null;
+  const resultLabel = dewy ? t(`upscale.result.filterLabel.${dewy.filter}`, { strength: dewy.strength }) : null;
   const blockedOpen = ws.state.message !== null && 'dialog' in ws.state.message && ws.state.message.dialog === 'blocked';
 
   return (
@@ -111,6 +114,7 @@ export function UpscalePage() {
             connection={ws.connection}
             preview={upload.pendingPreview ?? image?.previewUrl ?? null}
             idle={<SampleStage />}
+            resultLabel={resultLabel}
             copy={{ afterAlt: t('upscale.result.afterAlt'), processingTitle: t('upscale.result.processingTitle'), processingWait: t('upscale.result.processingWait') }}
             downloading={ws.downloading}
             onRetry={ws.reset}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_OPTIONS, asUpscaleOptions, buildUpscaleInput, optionsFromInput, updateOptions } from './options';
+import { DEFAULT_OPTIONS, asUpscaleOptions, buildUpscaleInput, dewySkinLabel, optionsFromInput, updateOptions } from './options';
 
 describe('upscale options', () => {
   it('resets a level not offered to basic', () => {
@@ -82,5 +82,30 @@ describe('options of a past job (history item input)', () => {
     expect(asUpscaleOptions({ ...DEFAULT_OPTIONS, level: 'sparkle' })).toBeNull();
     expect(asUpscaleOptions({ ...DEFAULT_OPTIONS, scale: 9 })).toBeNull();
     expect(asUpscaleOptions('x')).toBeNull();
+  });
+});
+
+describe('dewy skin (glow) and its label (001 §9)', () => {
+  it('choosing dewy skin presets the fair-skin filter at 0.75; the customer may change it; restoring a past job keeps its own filter', () => {
+    const glow = updateOptions(DEFAULT_OPTIONS, { level: 'glow' });
+    expect(glow).toMatchObject({ level: 'glow', filter: 'ppoyong', strength: 0.75 });
+    expect(buildUpscaleInput(glow, { imageUrl: 'u', width: 1000, height: 1200 }, 7)).toMatchObject({ lora_index: 1, filter_index: 1, filter_strength: 0.75 });
+    // changed afterwards: kept (the preset applies only on the way into dewy skin)
+    const studio = updateOptions(glow, { filter: 'studio', strength: 0.4 });
+    expect(updateOptions(studio, { excludeLips: true })).toMatchObject({ level: 'glow', filter: 'studio', strength: 0.4 });
+    // a change that names the filter itself (a past job restored) is applied as it is
+    expect(updateOptions(DEFAULT_OPTIONS, { level: 'glow', filter: 'none' })).toMatchObject({ level: 'glow', filter: 'none' });
+    // other levels bring no filter
+    expect(updateOptions(DEFAULT_OPTIONS, { level: 'makeup' })).toMatchObject({ filter: 'none' });
+  });
+
+  it("labels a glow result with the filter it was made with: 'Fair-skin filter 0.75' for the preset; nothing for other levels or without a filter", () => {
+    const input = (over: Record<string, unknown>) => ({ ...buildUpscaleInput(updateOptions(DEFAULT_OPTIONS, { level: 'glow' }), { imageUrl: 'u', width: 1000, height: 1200 }, 7), ...over });
+    expect(dewySkinLabel(input({}))).toEqual({ filter: 'ppoyong', strength: 0.75 });
+    expect(dewySkinLabel(input({ filter_index: 0, filter_prompt: 'studio filter', filter_strength: 0.5 }))).toEqual({ filter: 'studio', strength: 0.5 });
+    expect(dewySkinLabel(input({ filter_index: 0, filter_prompt: '', filter_strength: 0.01 }))).toBeNull();
+    expect(dewySkinLabel(input({ lora_index: 2 }))).toBeNull();
+    expect(dewySkinLabel(null)).toBeNull();
+    expect(dewySkinLabel({ image: 'u' })).toBeNull();
   });
 });

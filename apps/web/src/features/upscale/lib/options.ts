@@ -101,3 +101,18 @@ export function asUpscaleOptions(value: unknown): UpscaleOptions | null {
     excludeHair: v.excludeHair as boolean,
   };
 }
+
+/**
+ * The label of a dewy-skin result (001 §9: "The dewy skin result carries the label 'Fair-skin filter
+ * 0.75'"): for a job made with the glow model (lora_index 1) and a colour filter, that filter and its
+ * strength as the server stored them; null for any other job, for glow without a filter, and for an
+ * input that is not an upscale input.
+ */
+export function dewySkinLabel(input: unknown): { filter: Exclude<FilterName, 'none'>; strength: number } | null {
+  const parsed = UpscaleInputSchema.safeParse(input);
+  if (!parsed.success || parsed.data.lora_index !== loraIndexFor('female', 'east_asian', 'glow')) return null;
+  const i = parsed.data;
+  const filter = i.filter_index === 1 ? 'ppoyong' : i.filter_prompt === STUDIO_FILTER_PROMPT ? 'studio' : null;
+  if (!filter || i.filter_strength <= 0.01) return null;
+  return { filter, strength: Number(i.filter_strength.toFixed(2)) };
+}

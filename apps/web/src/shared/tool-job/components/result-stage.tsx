@@ -37,6 +37,8 @@ export interface ResultStageProps {
    * aspect ratio stacks exactly on it (same grid cell, same size rules).
    */
   previewOverlay?: ReactNode;
+  /** A label of the completed result, shown at the bottom left of the comparison (001 §9: the dewy-skin result's filter). */
+  resultLabel?: string | null;
   copy: ResultStageCopy;
   downloading: boolean;
   onRetry: () => void;
@@ -58,7 +60,7 @@ function Placeholder() {
  * completed | failed), `data-job-status` (idle | processing | completed | failed), `data-job-id`,
  * `data-settled-via` (push | poll | history, once completed or failed) and `data-push` (the stream).
  */
-export function ResultStage({ testIdPrefix, job, progress, connection, preview, idle, previewOverlay, copy, downloading, onRetry, onFullscreen, onDownload }: ResultStageProps) {
+export function ResultStage({ testIdPrefix, job, progress, connection, preview, idle, previewOverlay, resultLabel, copy, downloading, onRetry, onFullscreen, onDownload }: ResultStageProps) {
   const { t } = useTranslation();
   const p = testIdPrefix;
   const common = {
@@ -78,6 +80,11 @@ export function ResultStage({ testIdPrefix, job, progress, connection, preview, 
           placeholder={<Placeholder />}
           testId={`${p}-result-slider`}
         />
+        {resultLabel ? (
+          <span className="stage-result-label" data-testid={`${p}-result-label`}>
+            {resultLabel}
+          </span>
+        ) : null}
         <div className="stage-actions">
           <button type="button" className="btn btn-secondary btn-sm" onClick={onFullscreen} data-testid={`${p}-fullscreen`}>
             {t('toolJob.result.fullscreen')}
