@@ -33,6 +33,7 @@ export const ERROR_CODES = [
   'API_KEY_LIMIT_REACHED',
   'API_KEY_INVALID',
   'JOB_NOT_CANCELLABLE',
+  'JOB_IN_PROGRESS',
   'NO_WRITE_PERMISSION',
   'NOTICE_INCOMPLETE',
   'MASK_REQUIRED',
@@ -128,6 +129,7 @@ export const ERROR_HTTP_STATUS: Record<ErrorCode, number> = {
   API_KEY_LIMIT_REACHED: 409,
   API_KEY_INVALID: 401,
   JOB_NOT_CANCELLABLE: 409,
+  JOB_IN_PROGRESS: 409,
   /** A notice write by anyone but the administrator (002 §5). */
   NO_WRITE_PERMISSION: 403,
   /** A notice without a title or content (002 §5). */

@@ -36,6 +36,17 @@ export const ConfirmUploadRequestSchema = z.object({ key: safeText().min(1).max(
 export const ConfirmUploadResponseSchema = UploadResponseSchema;
 
 export const PresignDownloadRequestSchema = z.object({ url: imageUrlText(4096) });
+
+/** Most history items one delete call takes (My Page's bulk delete sends the selection in one call). */
+export const HISTORY_DELETE_MAX = 100;
+/**
+ * POST /api/image/history/delete (issue 28, point 12): history items (their `id`s) of the caller to
+ * delete for good — results, and originals no other item uses, removed from storage; nothing refunded.
+ */
+export const HistoryDeleteRequestSchema = z.object({ ids: z.array(z.number().int().positive()).min(1).max(HISTORY_DELETE_MAX) }).strict();
+export type HistoryDeleteRequest = z.infer<typeof HistoryDeleteRequestSchema>;
+export const HistoryDeleteResponseSchema = z.object({ success: z.literal(true), deleted: z.array(z.number().int()) });
+export type HistoryDeleteResponse = z.infer<typeof HistoryDeleteResponseSchema>;
 /** Query of GET /api/image/download (the download proxy): `url`, an image URL handed out by the server. */
 export const ImageDownloadQuerySchema = z.object({ url: imageUrlText(4096) });
 export const PresignDownloadResponseSchema = z.object({

@@ -61,6 +61,10 @@ export const ERROR_MESSAGES: Record<ErrorCode, Record<Locale, string>> = {
     ko: 'API 키가 없거나 올바르지 않습니다. 폐기되었거나 만료된 키, 인증되지 않았거나 삭제 중인 계정의 키는 쓸 수 없습니다.',
     en: 'The API key is missing or not valid. A revoked or expired key, or a key of an unverified or closing account, cannot be used.',
   },
+  JOB_IN_PROGRESS: {
+    ko: '처리 중인 작업은 삭제할 수 없습니다. 작업이 끝난 뒤 다시 시도해주세요.',
+    en: 'A job that is still processing cannot be deleted. Try again when it has finished.',
+  },
   JOB_NOT_CANCELLABLE: {
     ko: '이미 처리를 시작했거나 끝난 작업은 취소할 수 없습니다.',
     en: 'This job has already started or finished, so it can no longer be cancelled.',

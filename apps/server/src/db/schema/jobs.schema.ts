@@ -74,6 +74,11 @@ export const jobs = pgTable(
     completedAt: timestamp('completed_at', { withTimezone: true }),
     /** When the retention job deleted its files (002 §9: 30 days after processing); the row stays as history. */
     expiredAt: timestamp('expired_at', { withTimezone: true }),
+    /**
+     * When its owner deleted it from the history (issue 28, point 12): its files are gone and it is in no
+     * list and no status answer; the row stays for the ledger's spend and the batch it belonged to.
+     */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [
     uniqueIndex('jobs_job_id_uq').on(t.jobId),

@@ -9,12 +9,15 @@ import {
   PresignDownloadRequestSchema,
   PresignDownloadResponseSchema,
   GroupedHistoryQuerySchema,
+  HistoryDeleteRequestSchema,
+  HistoryDeleteResponseSchema,
   ResultToUploadRequestSchema,
   UploadResponseSchema,
 } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { contentDispositionValue } from '../../providers/storage';
 import { userOf } from '../../lib/request-user';
+import { deleteHistoryItems } from './history-delete';
 import { downloadBytes, jobStatus, listHistory, presignDownload, resultToUpload } from './images.service';
 
 /** Job status, history and downloads of every tool's images (spec 001 §7), for the signed-in owner only. */
@@ -40,6 +43,13 @@ export function imagesRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/image/result-to-upload',
       { config: { access: 'verified' }, schema: { tags: ['images'], body: ResultToUploadRequestSchema, response: { 200: UploadResponseSchema } } },
       async (req) => resultToUpload(ctx, userOf(req).id, req.body.url),
+    );
+
+    // Delete history items (issue 28, point 12): one, or My Page's selection; nothing refunded.
+    app.post(
+      '/api/image/history/delete',
+      { config: { access: 'user' }, schema: { tags: ['images'], body: HistoryDeleteRequestSchema, response: { 200: HistoryDeleteResponseSchema } } },
+      async (req) => deleteHistoryItems(ctx, userOf(req).id, req.body.ids),
     );
 
     app.post(

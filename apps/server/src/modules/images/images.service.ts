@@ -1,4 +1,4 @@
-import { and, eq, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import { isErrorCode, type ErrorCode, type HistoryImage, type HistoryResponse, type HistorySource, type JobStatus, type JobStatusResponse, type UploadResponse } from '@dewy/contracts';
 import type { AppContext } from '../../context';
 import { jobs, uploads, type JobRow } from '../../db/schema';
@@ -71,7 +71,7 @@ export async function presentHistoryImage(ctx: AppContext, row: JobRow): Promise
  * NOT_FOUND, the same as a job that does not exist.
  */
 export async function jobStatus(ctx: AppContext, userId: number, jobId: string): Promise<JobStatusResponse> {
-  const row = (await ctx.database.db.select().from(jobs).where(and(eq(jobs.jobId, jobId), eq(jobs.userId, userId))))[0];
+  const row = (await ctx.database.db.select().from(jobs).where(and(eq(jobs.jobId, jobId), eq(jobs.userId, userId), isNull(jobs.deletedAt))))[0];
   if (!row) throw new AppError('NOT_FOUND');
   const all = row.status === 'completed' ? await Promise.all(resultKeysOf(row).map((k) => viewUrl(ctx, k))) : [];
   return {
@@ -142,6 +142,7 @@ export async function readableKeyFromUrl(ctx: AppContext, userId: number, url: s
       and(
         eq(jobs.userId, userId),
         eq(jobs.status, 'completed'),
+        isNull(jobs.deletedAt),
         or(eq(jobs.resultKey, key), sql`${jobs.resultKeys} @> ${JSON.stringify([key])}::jsonb`),
       ),
     )

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z, ZodError } from 'zod';
 import { UPLOAD_LIMITS, UploadResponseSchema, type JobStatus } from '@dewy/contracts';
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { jobs, type JobRow, type UserRow } from '../../db/schema';
 import { AppError } from '../../lib/app-error';
@@ -140,7 +140,7 @@ const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** One of the caller's account's jobs by id; another account's, unknown or malformed ids all answer NOT_FOUND. */
 async function findJob(ctx: AppContext, userId: number, id: string): Promise<JobRow> {
   if (!JOB_ID.test(id)) throw new AppError('NOT_FOUND');
-  const [row] = await ctx.database.db.select().from(jobs).where(and(eq(jobs.jobId, id), eq(jobs.userId, userId)));
+  const [row] = await ctx.database.db.select().from(jobs).where(and(eq(jobs.jobId, id), eq(jobs.userId, userId), isNull(jobs.deletedAt)));
   if (!row) throw new AppError('NOT_FOUND');
   return row;
 }
@@ -257,7 +257,7 @@ export function publicApiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const rows = await ctx.database.db
           .select()
           .from(jobs)
-          .where(before === null ? eq(jobs.userId, userId) : and(eq(jobs.userId, userId), lt(jobs.id, before)))
+          .where(and(eq(jobs.userId, userId), isNull(jobs.deletedAt), before === null ? undefined : lt(jobs.id, before)))
           .orderBy(desc(jobs.id))
           .limit(req.query.limit + 1);
         const page = rows.slice(0, req.query.limit);

@@ -1,4 +1,4 @@
-import { and, desc, eq, ilike } from 'drizzle-orm';
+import { and, desc, eq, ilike, isNull } from 'drizzle-orm';
 import type { HistorySource, JobStatus } from '@dewy/contracts';
 import type { AppContext, AppServices } from '../../context';
 import { jobs, type JobRow } from '../../db/schema';
@@ -40,7 +40,7 @@ const JOB_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 export async function findToolJob(ctx: Pick<AppContext, 'database'>, tool: ToolDefinition, userId: number, id: string): Promise<JobRow> {
   const jobId = tool.present?.taskId?.jobIdOf(id) ?? id;
   if (!JOB_ID.test(jobId)) throw new AppError('NOT_FOUND');
-  const row = (await ctx.database.db.select().from(jobs).where(and(eq(jobs.jobId, jobId), eq(jobs.userId, userId), eq(jobs.source, tool.source))))[0];
+  const row = (await ctx.database.db.select().from(jobs).where(and(eq(jobs.jobId, jobId), eq(jobs.userId, userId), eq(jobs.source, tool.source), isNull(jobs.deletedAt))))[0];
   if (!row) throw new AppError('NOT_FOUND');
   return row;
 }
@@ -60,6 +60,7 @@ export async function toolJobsPage(
 ): Promise<ToolJobsPage> {
   const where = and(
     eq(jobs.userId, userId),
+    isNull(jobs.deletedAt),
     q.source ? eq(jobs.source, q.source) : undefined,
     q.status ? eq(jobs.status, q.status) : undefined,
     q.q ? ilike(jobs.prompt, likeLiteral(q.q)) : undefined,
