@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import sharp from 'sharp';
-import { FIXTURES, SHOTS, expectPaymentSuccess, gotoSignedIn, headerBalance, logIn, payOnSandbox, shot, signUp, uniqueEmail } from './helpers';
+import { FIXTURES, SHOTS, expectPaymentSuccess, gotoSignedIn, headerBalance, logIn, payOnSandbox, shot, signUp, signUpAndLogInByApi, uniqueEmail } from './helpers';
 
 /**
  * My Page (issue 10) against the real server with the sandbox payments provider: the sharer copies the
@@ -302,4 +302,74 @@ test('the Retouch tab lists a completed retouch (viewer, download, broken image 
   await page.getByTestId('upscale-share-copy').click();
   await expect(page.getByText('Failed to copy link.')).toBeVisible();
   await context.close();
+});
+
+test('delete from history (issue 28, point 12): one result on the retouch workspace, one and a selection on My Page; the files go, nothing is refunded', async ({ page, baseURL }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signUpAndLogInByApi(page, uniqueEmail('delete'), PASSWORD);
+  const origin = new URL(String(baseURL)).origin;
+  // Three small retouches made through the API (the page's own calls), to their end.
+  const photo = await sharp({ create: { width: 360, height: 300, channels: 3, background: '#c9a48f' } }).jpeg().toBuffer();
+  const jobs: { jobId: string; imageId: number }[] = [];
+  for (let i = 0; i < 3; i++) {
+    const up = await page.request.post('/api/image/upload-s3', { multipart: { image: { name: `p${i}.jpg`, mimeType: 'image/jpeg', buffer: photo } }, headers: { origin } });
+    expect(up.status(), await up.text()).toBe(200);
+    const run = await page.request.post('/api/runpod-upscale', { data: { input: { image: (await up.json()).imageUrl, scale_factor: 1 } }, headers: { origin } });
+    expect(run.status(), await run.text()).toBe(200);
+    jobs.push(await run.json());
+  }
+  for (const j of jobs) {
+    await expect.poll(async () => (await (await page.request.get(`/api/image/status/${j.jobId}`)).json()).status, { timeout: 150_000 }).toBe('completed');
+  }
+  const statusOf = async (jobId: string) => (await page.request.get(`/api/image/status/${jobId}`)).status();
+  await page.goto('/upscale');
+  const balance = await headerBalance(page);
+  expect(balance).toBe(300 - 3 * 80);
+
+  // --- the workspace: delete the newest, after a confirmation
+  const items = page.getByTestId('upscale-history').getByTestId('history-item');
+  await expect(items).toHaveCount(3);
+  const newest = jobs[2]!;
+  await expect(items.first()).toHaveAttribute('data-history-id', String(newest.imageId));
+  await page.getByTestId('upscale-history-delete').first().click();
+  const dialog = page.getByTestId('upscale-history-delete-dialog');
+  await expect(dialog).toContainText('크레딧은 환불되지 않습니다');
+  await page.getByTestId('upscale-history-delete-dialog').screenshot({ path: path.join(SHOTS, 'history-delete-dialog-ko-1440.png') });
+  await page.getByTestId('upscale-history-delete-confirm').click();
+  await expect(dialog).toHaveCount(0);
+  await expect(items).toHaveCount(2);
+  await expect(page.getByText('삭제되었습니다.')).toBeVisible();
+  expect(await statusOf(newest.jobId)).toBe(404);
+  await page.reload();
+  await expect(items).toHaveCount(2);
+
+  // --- My Page, in English on a phone: one card, then a selection
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/en/mypage');
+  const cards = page.getByTestId('mypage-history-retouch').getByTestId('mypage-history-item');
+  await expect(cards).toHaveCount(2);
+  await cards.first().getByTestId('mypage-history-delete').click();
+  await expect(page.getByTestId('mypage-history-delete-dialog')).toContainText('Credits spent are not refunded.');
+  await viewShot(page, 'mypage-history-delete-dialog-en-390');
+  await page.getByTestId('mypage-history-delete-cancel').click();
+  await expect(cards).toHaveCount(2);
+  await page.getByTestId('mypage-history-retouch-select').click();
+  await expect(page.getByTestId('mypage-history-retouch-delete-selected')).toBeDisabled();
+  await cards.nth(0).getByTestId('mypage-history-check').check();
+  await cards.nth(1).getByTestId('mypage-history-check').check();
+  await expect(page.getByTestId('mypage-history-retouch-delete-selected')).toHaveText('Delete selected (2)');
+  await shot(page, 'mypage-history-select-en-390', { fullPage: false });
+  await page.getByTestId('mypage-history-retouch-delete-selected').click();
+  await expect(page.getByTestId('mypage-history-delete-dialog')).toContainText('Delete 2 items?');
+  await page.getByTestId('mypage-history-delete-confirm').click();
+  await expect(page.getByTestId('mypage-history-retouch-empty')).toBeVisible();
+  await expect(page.getByText('2 items deleted.')).toBeVisible();
+  for (const j of jobs) expect(await statusOf(j.jobId)).toBe(404);
+  // Nothing refunded: the balance is what the three jobs left.
+  await expect.poll(() => headerBalance(page)).toBe(balance);
+
+  // The same controls in the other language and width (no items left: the workspace's empty list).
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/en/upscale');
+  await expect(page.getByTestId('upscale-history').getByTestId('history-item')).toHaveCount(0);
 });

@@ -1,5 +1,5 @@
 /** Small inline icons (no emoji font needed). 24×24 view box, stroke in currentColor. */
-export type IconName = 'sparkle' | 'brush' | 'face' | 'palette' | 'sprout' | 'warning' | 'check';
+export type IconName = 'sparkle' | 'brush' | 'face' | 'palette' | 'sprout' | 'warning' | 'check' | 'trash';
 
 const PATHS: Record<IconName, string> = {
   sparkle: 'M12 3l1.8 5.2L19 10l-5.2 1.8L12 17l-1.8-5.2L5 10l5.2-1.8zM19 15l.8 2.2L22 18l-2.2.8L19 21l-.8-2.2L16 18l2.2-.8z',
@@ -9,6 +9,7 @@ const PATHS: Record<IconName, string> = {
   sprout: 'M12 21v-8M12 13c0-4-3-6-7-6 0 4 3 6 7 6zM12 11c0-3 2.5-5 6-5 0 3.5-2.5 5-6 5z',
   warning: 'M12 4L2.5 20h19zM12 10v4M12 17h.01',
   check: 'M12 3a9 9 0 1 0 0 18 9 9 0 0 0 0-18zM8 12.5l2.8 2.8L16.5 9.5',
+  trash: 'M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3',
 };
 
 export function Icon({ name, size = 20, className }: { name: IconName; size?: number; className?: string }) {

@@ -9,7 +9,7 @@
  */
 export { uploadImage, type UploadKind } from './api/upload-image';
 export { fetchJobStatus } from './api/job-status';
-export { fetchToolHistoryPage } from './api/history';
+export { deleteHistoryItems, fetchToolHistoryPage } from './api/history';
 export { downloadImage } from './api/download';
 
 export { useToolWorkspace, type ToolWorkspaceOptions } from './hooks/use-tool-workspace';
@@ -62,6 +62,7 @@ export { uploadErrorKey } from './lib/upload-errors';
 export { DownloadButton } from './components/download-button';
 export { FullscreenCompare } from './components/fullscreen-compare';
 export { HistoryList } from './components/history-list';
+export { DeleteHistoryDialog } from './components/delete-history-dialog';
 export { JobProgress } from './components/job-progress';
 export { ResultStage, type ResultStageCopy } from './components/result-stage';
 export { UploadArea } from './components/upload-area';

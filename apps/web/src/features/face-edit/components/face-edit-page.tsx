@@ -174,6 +174,7 @@ export function FaceEditPage() {
         hasMore={ws.state.history.hasMore}
         loadingMore={ws.state.history.loadingMore}
         onLoadMore={ws.loadMore}
+        onDelete={ws.deleteHistoryItem}
       />
 
       {image ? (

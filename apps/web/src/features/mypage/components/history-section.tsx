@@ -6,7 +6,9 @@ import { Icon } from '../../../components/ui/icons';
 import { Tabs } from '../../../components/ui/tabs';
 import { formatSeoulDateTime } from '../../../lib/format';
 import { useLocale } from '../../../lib/use-locale';
-import { DownloadButton, FullscreenCompare, useImageDownload } from '../../../shared/tool-job';
+import { ApiError } from '../../../lib/api-client';
+import { notify } from '../../../lib/toast';
+import { DeleteHistoryDialog, DownloadButton, FullscreenCompare, deleteHistoryItems, useImageDownload } from '../../../shared/tool-job';
 import { useMergedHistory } from '../hooks/use-merged-history';
 import { groupHistoryByBatch } from '../lib/history-groups';
 import { HISTORY_TABS, type HistoryTab } from '../lib/history-tabs';
@@ -50,6 +52,10 @@ function HistoryPanel({ tab, userId, active }: { tab: HistoryTab; userId: number
   const history = useMergedHistory(userId, tab.sources, active);
   const [viewing, setViewing] = useState<HistoryImage | null>(null);
   const viewer = useImageDownload();
+  // Deleting (issue 28, point 12): one card's button, or a selection of cards deleted together.
+  const [selecting, setSelecting] = useState(false);
+  const [selected, setSelected] = useState<ReadonlySet<number>>(() => new Set());
+  const [confirming, setConfirming] = useState<number[] | null>(null);
 
   if (history.loading) {
     return (
@@ -71,17 +77,66 @@ function HistoryPanel({ tab, userId, active }: { tab: HistoryTab; userId: number
   }
 
   const toolName = t(`mypage.history.tab.${tab.id}`);
+  const selection: CardSelection = {
+    selecting,
+    isSelected: (item) => selected.has(item.id),
+    toggle: (item) =>
+      setSelected((prev) => {
+        const next = new Set(prev);
+        if (!next.delete(item.id)) next.add(item.id);
+        return next;
+      }),
+    askDelete: (item) => setConfirming([item.id]),
+  };
+  const removeConfirmed = async () => {
+    if (!confirming) return;
+    try {
+      const deleted = await deleteHistoryItems(confirming);
+      history.remove(deleted);
+      setSelected(new Set());
+      setSelecting(false);
+      notify.success(t('toolJob.history.deleted', { count: deleted.length }));
+    } catch (err) {
+      notify.error(err instanceof ApiError && !err.isNetwork ? err.message : t('toolJob.history.deleteFailed'));
+      throw err;
+    }
+  };
   return (
     <div data-testid={`mypage-history-${tab.id}`}>
+      <div className="mypage-history-tools">
+        {selecting ? (
+          <>
+            <button type="button" className="btn btn-danger btn-sm" disabled={selected.size === 0} onClick={() => setConfirming([...selected])} data-testid={`mypage-history-${tab.id}-delete-selected`}>
+              {t('mypage.history.deleteSelected', { count: selected.size })}
+            </button>
+            <button
+              type="button"
+              className="btn btn-ghost btn-sm"
+              onClick={() => {
+                setSelecting(false);
+                setSelected(new Set());
+              }}
+              data-testid={`mypage-history-${tab.id}-select-cancel`}
+            >
+              {t('common.cancel')}
+            </button>
+          </>
+        ) : (
+          <button type="button" className="btn btn-ghost btn-sm" onClick={() => setSelecting(true)} data-testid={`mypage-history-${tab.id}-select`}>
+            {t('mypage.history.select')}
+          </button>
+        )}
+      </div>
       <ul className="mypage-history-grid">
         {groupHistoryByBatch(history.items).map((entry) =>
           entry.kind === 'single' ? (
-            <HistoryCard key={entry.item.id} item={entry.item} toolName={toolName} onOpen={() => setViewing(entry.item)} />
+            <HistoryCard key={entry.item.id} item={entry.item} toolName={toolName} onOpen={() => setViewing(entry.item)} selection={selection} />
           ) : (
-            <BatchHistoryEntry key={entry.batchId} batchId={entry.batchId} items={entry.items} toolName={toolName} onOpen={setViewing} />
+            <BatchHistoryEntry key={entry.batchId} batchId={entry.batchId} items={entry.items} toolName={toolName} onOpen={setViewing} selection={selection} />
           ),
         )}
       </ul>
+      <DeleteHistoryDialog open={confirming !== null} count={confirming?.length ?? 0} testIdPrefix="mypage-history" onOpenChange={(open) => (open ? undefined : setConfirming(null))} onConfirm={removeConfirmed} />
       {history.canLoadMore || history.loadingMore ? (
         <div className="mypage-more">
           <button
@@ -126,7 +181,7 @@ function HistoryPanel({ tab, userId, active }: { tab: HistoryTab; userId: number
  * A batch's jobs as one history entry (issue 24): the newest result's thumbnail, "Batch · N photos" and
  * the date; expanding it lists its photos as ordinary cards; a link opens the batch page.
  */
-function BatchHistoryEntry({ batchId, items, toolName, onOpen }: { batchId: string; items: HistoryImage[]; toolName: string; onOpen: (item: HistoryImage) => void }) {
+function BatchHistoryEntry({ batchId, items, toolName, onOpen, selection }: { batchId: string; items: HistoryImage[]; toolName: string; onOpen: (item: HistoryImage) => void; selection: CardSelection }) {
   const { t } = useTranslation();
   const { lp, locale } = useLocale();
   const [open, setOpen] = useState(false);
@@ -152,7 +207,7 @@ function BatchHistoryEntry({ batchId, items, toolName, onOpen }: { batchId: stri
       {open ? (
         <ul className="mypage-history-grid mypage-history-batch-items">
           {items.map((item) => (
-            <HistoryCard key={item.id} item={item} toolName={toolName} onOpen={() => onOpen(item)} />
+            <HistoryCard key={item.id} item={item} toolName={toolName} onOpen={() => onOpen(item)} selection={selection} />
           ))}
         </ul>
       ) : null}
@@ -160,7 +215,15 @@ function BatchHistoryEntry({ batchId, items, toolName, onOpen }: { batchId: stri
   );
 }
 
-function HistoryCard({ item, toolName, onOpen }: { item: HistoryImage; toolName: string; onOpen: () => void }) {
+/** How a card takes part in deleting: its own delete button, or a check box while cards are being selected. */
+interface CardSelection {
+  selecting: boolean;
+  isSelected: (item: HistoryImage) => boolean;
+  toggle: (item: HistoryImage) => void;
+  askDelete: (item: HistoryImage) => void;
+}
+
+function HistoryCard({ item, toolName, onOpen, selection }: { item: HistoryImage; toolName: string; onOpen: () => void; selection: CardSelection }) {
   const { t } = useTranslation();
   const { locale } = useLocale();
   const { downloading, download } = useImageDownload();
@@ -169,7 +232,16 @@ function HistoryCard({ item, toolName, onOpen }: { item: HistoryImage; toolName:
   const date = formatSeoulDateTime(item.created_at, locale);
   const unavailable = broken || !thumb || !item.image_url;
   return (
-    <li className="mypage-history-card" data-testid="mypage-history-item" data-history-id={item.id} data-source={item.source}>
+    <li className={`mypage-history-card${selection.isSelected(item) ? ' is-selected' : ''}`} data-testid="mypage-history-item" data-history-id={item.id} data-source={item.source}>
+      {selection.selecting ? (
+        <label className="mypage-history-check">
+          <input type="checkbox" checked={selection.isSelected(item)} onChange={() => selection.toggle(item)} aria-label={t('mypage.history.selectItem', { item: t('mypage.history.itemLabel', { tool: toolName, date }) })} data-testid="mypage-history-check" />
+        </label>
+      ) : (
+        <button type="button" className="history-delete" onClick={() => selection.askDelete(item)} aria-label={t('toolJob.history.deleteLabel', { date })} title={t('toolJob.history.delete')} data-testid="mypage-history-delete">
+          <Icon name="trash" size={14} />
+        </button>
+      )}
       <button
         type="button"
         className="mypage-history-thumb"

@@ -11,6 +11,11 @@ export interface MergedHistory {
   loadingMore: boolean;
   canLoadMore: boolean;
   loadMore: () => void;
+  /**
+   * Drops deleted items from the list at once (issue 28, point 12); each source's next offset moves back
+   * by the items it lost, so the next page neither skips nor repeats one.
+   */
+  remove: (ids: readonly number[]) => void;
 }
 
 interface State {
@@ -73,6 +78,24 @@ export function useMergedHistory(userId: number | undefined, sources: readonly H
     void fill(current.cursors, current.target + HISTORY_PAGE.more);
   }, [current, fill]);
 
+  const remove = useCallback(
+    (ids: readonly number[]) => {
+      const gone = new Set(ids);
+      setState((s) =>
+        s.key !== key
+          ? s
+          : {
+              ...s,
+              cursors: s.cursors.map((c) => {
+                const items = c.items.filter((i) => !gone.has(i.id));
+                return { ...c, items, nextOffset: Math.max(0, c.nextOffset - (c.items.length - items.length)) };
+              }),
+            },
+      );
+    },
+    [key],
+  );
+
   const firstLoad = current.phase !== 'ready' && !current.cursors.some((c) => c.loaded);
   return {
     items: view.items,
@@ -80,5 +103,6 @@ export function useMergedHistory(userId: number | undefined, sources: readonly H
     loadingMore: current.phase === 'loading' && !firstLoad,
     canLoadMore: current.phase === 'ready' && view.canLoadMore,
     loadMore,
+    remove,
   };
 }

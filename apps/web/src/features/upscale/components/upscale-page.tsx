@@ -158,6 +158,7 @@ export function UpscalePage() {
         hasMore={ws.state.history.hasMore}
         loadingMore={ws.state.history.loadingMore}
         onLoadMore={ws.loadMore}
+        onDelete={ws.deleteHistoryItem}
         autoLoadMore
       />
 

@@ -1,7 +1,9 @@
 import type { HistoryImage } from '@dewy/contracts';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Icon } from '../../../components/ui/icons';
 import { formatSeoulDateTime } from '../../../lib/format';
+import { DeleteHistoryDialog } from './delete-history-dialog';
 import './tool-job.css';
 
 export interface HistoryListProps {
@@ -23,14 +25,20 @@ export interface HistoryListProps {
    * when the end of the list comes near the view; the button stays for keyboards and as a fallback.
    */
   autoLoadMore?: boolean;
+  /**
+   * Delete one item for good (issue 28, point 12): each item of a settled job gets a delete button
+   * (`<prefix>-history-delete`) that asks first; absent: no delete buttons. A rejection keeps the item.
+   */
+  onDelete?: (item: HistoryImage) => Promise<void>;
 }
 
 /** How near (px) the end of the list may come to the view before the next page is read. */
 const AUTO_LOAD_MARGIN_PX = 400;
 
 /** A tool's history thumbnails: processing items blurred with an overlay, failed ones marked (001 §4). */
-export function HistoryList({ testIdPrefix, emptyText, items, loading, selectedId, onSelect, hasMore = false, loadingMore = false, onLoadMore, autoLoadMore = false }: HistoryListProps) {
+export function HistoryList({ testIdPrefix, emptyText, items, loading, selectedId, onSelect, hasMore = false, loadingMore = false, onLoadMore, autoLoadMore = false, onDelete }: HistoryListProps) {
   const { t, i18n } = useTranslation();
+  const [deleting, setDeleting] = useState<HistoryImage | null>(null);
   const moreRef = useRef<HTMLDivElement>(null);
   const loadMoreRef = useRef(onLoadMore);
   useEffect(() => {
@@ -86,6 +94,18 @@ export function HistoryList({ testIdPrefix, emptyText, items, loading, selectedI
                     {when(item.created_at)}
                   </time>
                 </button>
+                {onDelete && item.status !== 'processing' ? (
+                  <button
+                    type="button"
+                    className="history-delete"
+                    onClick={() => setDeleting(item)}
+                    aria-label={t('toolJob.history.deleteLabel', { date: when(item.created_at) })}
+                    title={t('toolJob.history.delete')}
+                    data-testid={`${testIdPrefix}-history-delete`}
+                  >
+                    <Icon name="trash" size={14} />
+                  </button>
+                ) : null}
               </li>
             );
           })}
@@ -97,6 +117,17 @@ export function HistoryList({ testIdPrefix, emptyText, items, loading, selectedI
             {loadingMore ? <span className="spinner spinner-sm" /> : null} {t('toolJob.history.loadMore')}
           </button>
         </div>
+      ) : null}
+      {onDelete ? (
+        <DeleteHistoryDialog
+          open={deleting !== null}
+          count={1}
+          testIdPrefix={`${testIdPrefix}-history`}
+          onOpenChange={(open) => (open ? undefined : setDeleting(null))}
+          onConfirm={async () => {
+            if (deleting) await onDelete(deleting);
+          }}
+        />
       ) : null}
     </section>
   );

@@ -114,6 +114,7 @@ export function useToolWorkspace<Item, CostInput, Api>(definition: ClientToolDef
 
   const { downloading, download } = useImageDownload(definition.download);
   const balance = user?.credits ?? DEFAULT_CREDITS_DISPLAY;
+  const canDelete = definition.history.remove !== undefined;
   const actions = useMemo(
     () => ({
       /**
@@ -145,8 +146,12 @@ export function useToolWorkspace<Item, CostInput, Api>(definition: ClientToolDef
       selectHistory: workspace.selectHistory.bind(workspace),
       loadMore: () => void workspace.loadMore(),
       search: workspace.search.bind(workspace),
+      /** Delete history items for good (issue 28, point 12); undefined for a tool whose items cannot be. */
+      deleteHistory: canDelete ? (items: Item[]) => workspace.deleteHistory(items) : undefined,
+      /** One item of `deleteHistory` (a history list's delete button). */
+      deleteHistoryItem: canDelete ? (item: Item) => workspace.deleteHistory([item]) : undefined,
     }),
-    [workspace, definition.name],
+    [workspace, definition.name, canDelete],
   );
 
   return {

@@ -1,5 +1,5 @@
 import type { HistoryImage, HistorySource } from '@dewy/contracts';
-import { fetchToolHistoryPage } from '../api/history';
+import { deleteHistoryItems, fetchToolHistoryPage } from '../api/history';
 import type { HistoryPaging } from './history-paging';
 import type { HistoryJob, ToolHistory } from './tool-definition';
 
@@ -62,6 +62,7 @@ export function imageHistory(source: HistorySource, paging: HistoryPaging, opts:
     },
     keyOf: (item) => item.id,
     jobOf: historyImageJob,
+    remove: async (items) => void (await deleteHistoryItems(items.map((i) => i.id))),
     ...(opts.provisional ? { provisional: (job: { jobId: string; urls: string[]; originalUrl: string | null }, existing: HistoryImage | undefined) => provisionalHistoryImage(source, job, existing) } : {}),
   };
 }

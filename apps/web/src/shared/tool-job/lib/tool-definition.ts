@@ -81,6 +81,11 @@ export interface ToolHistory<Item> {
    */
   provisional?(job: { jobId: string; urls: string[]; originalUrl: string | null }, existing: Item | undefined): Item;
   /**
+   * Deletes items for good (their files too, nothing refunded; issue 28, point 12). All or nothing: a
+   * rejection (ApiError) deleted none. Absent: the tool's items cannot be deleted from its page.
+   */
+  remove?(items: Item[]): Promise<void>;
+  /**
    * A copy kept in the browser (002 §3, image generation: at most 50 per user, `guest` signed out): shown
    * until the server's list arrives and when it cannot be read; saved from each unfiltered first page.
    */

@@ -37,7 +37,7 @@ const processing: ToolJobStatus = { status: 'processing', imageUrl: null, origin
 const completed = (url: string): ToolJobStatus => ({ status: 'completed', imageUrl: url, originalImageUrl: 'o', images: [url] });
 
 /** A tool on the fake server: the upscale schedule, history 10/15/10, messages overridable. */
-function fakeTool(server: Server, start: number, over: { messages?: Partial<ToolMessages>; showLatest?: boolean; eventJobId?: (id: string) => string; provisional?: boolean } = {}) {
+function fakeTool(server: Server, start: number, over: { messages?: Partial<ToolMessages>; showLatest?: boolean; eventJobId?: (id: string) => string; provisional?: boolean; remove?: (items: Item[]) => Promise<void> } = {}) {
   const definition: ClientToolDefinition<Item, number> = {
     name: 'fake',
     source: 'upscale',
@@ -60,6 +60,7 @@ function fakeTool(server: Server, start: number, over: { messages?: Partial<Tool
       },
       keyOf: (item) => item.id,
       jobOf: (item) => ({ jobId: item.jobId, status: item.status, urls: item.url ? [item.url] : [], originalUrl: 'o' }),
+      ...(over.remove ? { remove: over.remove } : {}),
       ...(over.provisional ? { provisional: (job: { jobId: string; urls: string[] }, existing: Item | undefined) => ({ id: existing?.id ?? -1, jobId: job.jobId, status: 'completed' as const, url: job.urls[0] ?? null }) } : {}),
     },
     messages: {
@@ -288,6 +289,40 @@ describe('ToolWorkspace: a completed result as a temporary history item (001 §4
     await vi.advanceTimersByTimeAsync(2000);
     expect(f.ws.getState().job.status).toBe('failed');
     expect(f.ws.getState().history.items).toEqual([]);
+  });
+});
+
+describe('ToolWorkspace: deleting history items (issue 28, point 12)', () => {
+  it('drops them from the list, takes their result off the stage, says so and reads the list again; a refusal changes nothing', async () => {
+    const removed: number[][] = [];
+    let refuse: Error | null = null;
+    const t = setup({
+      remove: async (items) => {
+        if (refuse) throw refuse;
+        removed.push(items.map((i) => i.id));
+        t.server.items = t.server.items.filter((i) => !items.some((x) => x.id === i.id));
+      },
+    });
+    t.server.items = [{ id: 2, jobId: 'j2', status: 'completed', url: 'r2' }, { id: 1, jobId: 'j1', status: 'completed', url: 'r1' }];
+    t.ws.setUser(7);
+    await settle();
+    expect(t.ws.getState().job).toMatchObject({ status: 'completed', jobId: 'j2' }); // the newest is shown
+    const reads = t.server.historyCalls.length;
+
+    refuse = new ApiError(409, 'JOB_IN_PROGRESS', 'still processing', 'still processing', null);
+    await expect(t.ws.deleteHistory([t.server.items[1]!])).rejects.toBe(refuse);
+    expect(t.ws.getState().history.items.map((i) => i.id)).toEqual([2, 1]);
+    expect(t.toasts.at(-1)).toEqual({ text: 'still processing' });
+
+    refuse = null;
+    await t.ws.deleteHistory([t.server.items[0]!]);
+    expect(removed).toEqual([[2]]);
+    expect(t.ws.getState().history.items.map((i) => i.id)).toEqual([1]);
+    expect(t.ws.getState().job.status).toBe('idle');
+    expect(t.toasts.at(-1)).toMatchObject({ key: 'toolJob.history.deleted', values: { count: 1 }, tone: 'success' });
+    await settle();
+    expect(t.server.historyCalls.length).toBe(reads + 1);
+    expect(t.syncs.count).toBe(0); // nothing refunded: no balance change to sync
   });
 });
 

@@ -1,4 +1,5 @@
 import { HISTORY_CLICK_DEBOUNCE_MS, type JobEvent } from '@dewy/contracts';
+import { ApiError } from '../../../lib/api-client';
 import { firstPageLimit } from './history-paging';
 import type { JobEventSource, JobOutcome, SettledVia } from './job-tracker';
 import { trackJob } from './job-tracker';
@@ -354,6 +355,35 @@ export class ToolWorkspace<Item, CostInput = unknown, Api = unknown> {
       this.update({ history: { ...this.state.history, loadingMore: false } });
       this.historyFailed(err);
     }
+  }
+
+  /**
+   * Deletes history items for good through the tool's `history.remove` (issue 28, point 12): they leave
+   * the list at once, a result of one of them on the workspace goes (back to idle), the balance is not
+   * touched (nothing is refunded) and the list is read again. A refusal (ApiError) is told by the tool's
+   * messages and rethrown, the list unchanged.
+   */
+  async deleteHistory(items: Item[]): Promise<void> {
+    const h = this.definition.history;
+    if (!h.remove || !items.length) return;
+    try {
+      await h.remove(items);
+    } catch (err) {
+      // The server's words (JOB_IN_PROGRESS, NOT_FOUND…) in the page's language, else a plain failure.
+      if (!endedSession(err)) this.deps.toast(err instanceof ApiError && !err.isNetwork ? { text: err.message } : { key: 'toolJob.history.deleteFailed' });
+      throw err;
+    }
+    const gone = new Set(items.map((i) => h.keyOf(i)));
+    const jobs = new Set(items.map((i) => h.jobOf(i).jobId).filter((id): id is string => id !== null));
+    const job = this.state.job;
+    const showing = job.status !== 'idle' && job.jobId !== null && jobs.has(job.jobId);
+    this.update({
+      history: { ...this.state.history, items: this.state.history.items.filter((i) => !gone.has(h.keyOf(i))) },
+      ...(this.state.selectedKey !== null && gone.has(this.state.selectedKey) ? { selectedKey: null } : {}),
+    });
+    if (showing) this.reset();
+    this.deps.toast({ key: 'toolJob.history.deleted', values: { count: items.length }, tone: 'success' });
+    this.reloadHistory();
   }
 
   /** Search the history (002 §7 `q`): the first page of matching items. */
