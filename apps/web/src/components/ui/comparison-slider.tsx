@@ -1,7 +1,9 @@
 /**
  * Before/after comparison slider of spec 000 §1: left and right images with labels, a divider from 0 to
  * 1 (mouse/touch drag, keyboard arrows, optional hover mode), configurable handle and line, a container
- * aspect ratio that follows the taller or shorter image, hidden until both images have loaded.
+ * aspect ratio that follows the taller or shorter image, hidden until both images have loaded. An optional
+ * `view` zooms and moves both images alike (the full-screen comparison's zoom) while the divider, its
+ * handle and the labels stay where they are in the frame.
  */
 import { useCallback, useRef, useState, type CSSProperties, type KeyboardEvent, type PointerEvent, type ReactNode } from 'react';
 import './comparison-slider.css';
@@ -10,6 +12,16 @@ export interface ComparisonImage {
   src: string;
   alt: string;
   label?: string;
+}
+
+/**
+ * A zoom of both images: `scale` (1 = the frame's fit) about the frame's top-left corner, then the
+ * image's top-left corner moved to `x`, `y` (fractions of the frame's width and height; 0, 0 at fit).
+ */
+export interface ComparisonView {
+  scale: number;
+  x: number;
+  y: number;
 }
 
 export interface ComparisonSliderProps {
@@ -32,6 +44,11 @@ export interface ComparisonSliderProps {
   className?: string;
   testId?: string;
   onPositionChange?: (position: number) => void;
+  /**
+   * Both images drawn zoomed and moved alike (each image carries the same CSS transform, so the divider
+   * compares the same pixels); the divider stays in frame coordinates. Without it no transform is set.
+   */
+  view?: ComparisonView;
 }
 
 const KEY_STEP = 0.05;
@@ -56,6 +73,7 @@ export function ComparisonSlider({
   className,
   testId = 'comparison-slider',
   onPositionChange,
+  view,
 }: ComparisonSliderProps) {
   const containerRef = useRef<HTMLDivElement>(null);
   const [position, setPosition] = useState(() => clamp01(initialPosition));
@@ -130,7 +148,11 @@ export function ComparisonSlider({
   // The divider stays inside the container, allowing for half the line width.
   const pct = position * 100;
   const linePos = `clamp(${lineWidth / 2}px, ${pct}%, calc(100% - ${lineWidth / 2}px))`;
-  const clip = vertical ? `inset(0 0 ${100 - pct}% 0)` : `inset(0 ${100 - pct}% 0 0)`;
+  // The left image's clip is in its own (untransformed) coordinates: under a view, the divider at frame
+  // fraction p crosses the image at (p - offset) / scale.
+  const local = view ? clamp01((position - (vertical ? view.y : view.x)) / view.scale) * 100 : pct;
+  const clip = vertical ? `inset(0 0 ${100 - local}% 0)` : `inset(0 ${100 - local}% 0 0)`;
+  const imageTransform = view ? `translate(${view.x * 100}%, ${view.y * 100}%) scale(${view.scale})` : undefined;
   const style = { '--cs-ratio': `${100 * ratio}%` } as CSSProperties;
   const lineStyle: CSSProperties = vertical
     ? { top: linePos, height: lineWidth, background: lineColor, transform: `translateY(-${lineWidth / 2}px)` }
@@ -160,6 +182,8 @@ export function ComparisonSlider({
           src={rightImage.src}
           alt={rightImage.alt}
           draggable={false}
+          data-side="right"
+          style={imageTransform ? { transform: imageTransform } : undefined}
           ref={(img) => onImageLoad('right', img)}
           onLoad={(e) => onImageLoad('right', e.currentTarget)}
         />
@@ -168,7 +192,8 @@ export function ComparisonSlider({
           src={leftImage.src}
           alt={leftImage.alt}
           draggable={false}
-          style={{ clipPath: clip }}
+          data-side="left"
+          style={{ clipPath: clip, transform: imageTransform }}
           ref={(img) => onImageLoad('left', img)}
           onLoad={(e) => onImageLoad('left', e.currentTarget)}
         />
