@@ -55,5 +55,5 @@ describe.each(TEST_DATABASES)('job queue shutdown on $name', (kind) => {
     // rejection here would fail the run)
     await db.dispose();
     toClose.length = 0;
-  }, 60_000);
+  });
 });

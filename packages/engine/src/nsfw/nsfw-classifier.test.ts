@@ -13,7 +13,7 @@ describe('NSFW classifier (NSFWJS MobileNetV2 on tfjs-wasm)', () => {
     expect(sum).toBeGreaterThan(0.98);
     expect(s.porn + s.hentai).toBeLessThan(0.3);
     expect(s.neutral).toBeGreaterThan(0.5);
-  }, 30_000);
+  });
 
   it('refuses what it cannot decode', async () => {
     await expect(classifyNsfw(Buffer.from('not an image'))).rejects.toThrow();
@@ -23,5 +23,5 @@ describe('NSFW classifier (NSFWJS MobileNetV2 on tfjs-wasm)', () => {
     const card = await sharp({ create: { width: 300, height: 300, channels: 3, background: '#3060c0' } }).png().toBuffer();
     const s = await classifyNsfw(card);
     expect(s.porn + s.hentai).toBeLessThan(0.5);
-  }, 30_000);
+  });
 });

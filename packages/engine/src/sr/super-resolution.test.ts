@@ -102,7 +102,8 @@ describe('SR at full detail', () => {
     for (let i = 0; i < one.image.data.length; i++) { const d = Math.abs(one.image.data[i]! - many.image.data[i]!); sum += d; max = Math.max(max, d); }
     expect(sum / one.image.data.length).toBeLessThan(0.1);
     expect(max).toBeLessThanOrEqual(16);
-  }, 60_000);
+    // A deadline, not a margin: about 1.3 TFLOP of convolution, minutes on two cores that other work keeps busy.
+  }, 300_000);
 })
 
 describe('SR warm-up', () => {
@@ -111,5 +112,5 @@ describe('SR warm-up', () => {
     if (!(await locateModel('lsdir-compact-c3', TEST_MODELS_DIR))) return; // the fallback path needs no warm-up
     expect(await warmUpSuperResolution(TEST_MODELS_DIR)).toBe(true);
     expect(srTilePool().started).toBe(defaultSrWorkers());
-  }, 60_000);
+  });
 });

@@ -79,19 +79,30 @@ describe.each(TEST_DATABASES)('login throttling (OWASP: per account+IP, per IP, 
   it('five wrong passwords from anyone do not lock the owner out; after the budget the delay grows (Retry-After doubles)', async () => {
     const { email, password } = await register();
     const attacker = '198.51.100.21';
-    for (let i = 0; i < 5; i++) expect((await login(email, `nope-${i}`, attacker)).statusCode).toBe(401);
+    // When the failure that starts a delay was sent: Retry-After counts down from the delay from then on.
+    let delayStartedAt = 0;
+    for (let i = 0; i < 5; i++) {
+      delayStartedAt = Date.now();
+      expect((await login(email, `nope-${i}`, attacker)).statusCode).toBe(401);
+    }
     // the owner elsewhere still signs in at once
     expect((await login(email, password, '203.0.113.21')).statusCode).toBe(200);
 
-    const seen: number[] = [];
+    // The delay doubles: 60, 120, 240 s. Retry-After is what is left of it when the refusal is answered,
+    // so it is the delay less the whole seconds that passed since the failure that started it — read on
+    // the test's clock, not assumed (a busy machine may take seconds between two requests) — never more.
+    const delays = [60, 120, 240];
     for (let round = 0; round < 3; round++) {
       const refused = await login(email, `nope-again-${round}`, attacker);
+      const passed = Math.ceil((Date.now() - delayStartedAt) / 1000);
       expect(refused.statusCode).toBe(429);
-      seen.push(retryAfter(refused));
+      const left = retryAfter(refused);
+      expect(left, `round ${round}: ${passed} s passed`).toBeLessThanOrEqual(delays[round]!);
+      expect(left, `round ${round}: ${passed} s passed`).toBeGreaterThanOrEqual(delays[round]! - passed);
       await waitOut(attacker); // the attacker waits the delay out…
+      delayStartedAt = Date.now();
       expect((await login(email, `nope-after-wait-${round}`, attacker)).statusCode).toBe(401); // …gets one more guess
     }
-    expect(seen).toEqual([60, 120, 240]);
   });
 
   it('failures from one IP across many accounts slow that IP down (20 verifications out of 40 parallel), not other IPs', async () => {

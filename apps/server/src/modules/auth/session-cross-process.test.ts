@@ -80,7 +80,7 @@ describe.skipIf(!hasPostgres)('session cache across two API processes on Postgre
     await a?.close();
     await drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
-  }, 60_000);
+  });
 
   const checkB = async (cookie: string) => {
     const res = await fetch(`${bUrl}/api/auth/check`, { headers: { cookie } });

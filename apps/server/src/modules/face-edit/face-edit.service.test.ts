@@ -160,5 +160,5 @@ describe('face edit with the local inpainting engine (real engine, PGlite)', () 
     expect(row).toMatchObject({ engine: 'local', width: 910, height: 1137 });
     const out = await sharp(await t.ctx.storage.get(row.resultKey!)).metadata();
     expect([out.width, out.height]).toEqual([910, 1137]);
-  }, 90_000);
+  });
 });

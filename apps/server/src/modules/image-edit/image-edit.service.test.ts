@@ -76,7 +76,7 @@ describe.each(TEST_DATABASES)('image edit on Seedream (fake ModelArk) on $name',
     return waitFor(async () => {
       const s = (await status(cookie, id)).json();
       return s.status === 'processing' ? undefined : (s as { status: string; urls: string[]; partial: boolean; error: { code: string } | null });
-    }, 30_000);
+    });
   }
   const rowOf = async (taskId: string) => (await t.ctx.database.db.select().from(jobs).where(eq(jobs.jobId, taskId.replace('seedream-', ''))))[0]!;
 

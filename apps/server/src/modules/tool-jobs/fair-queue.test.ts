@@ -27,7 +27,7 @@ describe.each(TEST_DATABASES)('fair queueing per caller on $name', (kind) => {
     await waitFor(async () => {
       const rows = await t.ctx.database.db.select({ status: jobs.status }).from(jobs).where(eq(jobs.jobName, 'test-latch'));
       return rows.every((r) => r.status !== 'processing') ? true : undefined;
-    }, 60_000);
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -65,7 +65,7 @@ describe.each(TEST_DATABASES)('fair queueing per caller on $name', (kind) => {
     const rows = await waitFor(async () => {
       const r = await t.ctx.database.db.select({ status: jobs.status }).from(jobs).where(eq(jobs.jobName, 'test-latch'));
       return r.every((x) => x.status !== 'processing') ? r : undefined;
-    }, 60_000);
+    });
     expect(rows.map((r) => r.status)).toEqual(Array(21).fill('completed'));
   });
 

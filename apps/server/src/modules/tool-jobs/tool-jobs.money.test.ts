@@ -105,7 +105,7 @@ describe.each(TEST_DATABASES)('money invariants of every queued tool on $name', 
     waitFor(async () => {
       const s = (await t.app.inject({ url: `/api/image/status/${jobId}`, headers: { cookie } })).json();
       return s.status === 'processing' ? undefined : (s.status as string);
-    }, 60_000);
+    });
   const refundsOf = async (userId: number) => (await t.ctx.database.db.select().from(creditLedger).where(eq(creditLedger.userId, userId))).filter((e) => e.kind === 'refund');
 
   it('has a driver for every tool of TOOLS', () => {

@@ -82,5 +82,5 @@ describe('upload screening with the real classifier (PGlite)', () => {
     const mp = multipartBody('image', 'rose.jpg', 'image/jpeg', readFileSync(path.join(FIXTURES, 'rose_leslie_577x880.jpg')));
     const r = await t.app.inject({ method: 'POST', url: '/api/image/upload-s3', headers: { cookie, ...mp.headers }, payload: mp.payload });
     expect(r.statusCode, r.body).toBe(200);
-  }, 60_000);
+  });
 });
