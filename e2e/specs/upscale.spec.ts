@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import sharp from 'sharp';
+import { historyImage } from '../../apps/web/src/shared/tool-job/testing/history-image';
 import { FIXTURES, SHOTS, headerBalance, logIn, shot, signUp, signUpAndLogInByApi, uniqueEmail } from './helpers';
 
 test('a signed-out visitor opening /upscale is sent to /login', async ({ page }) => {
@@ -101,24 +102,7 @@ test('the retouch history lists every item, not only the first 100: the next pag
   const reads: { offset: number; limit: number }[] = [];
   const at = new Date('2026-11-01T00:00:00Z').getTime();
   const item = (i: number) => ({
-    id: 10_000 - i,
-    image_url: null,
-    original_image_url: null,
-    thumbnail_url: null,
-    all_image_urls: [],
-    status: 'failed',
-    source: 'upscale',
-    runpod_job_id: null,
-    prompt: null,
-    seed: null,
-    cost: 80,
-    width: null,
-    height: null,
-    original_width: null,
-    original_height: null,
-    kling_task_id: null,
-    seedream_task_id: null,
-    input: null,
+    ...historyImage({ id: 10_000 - i, status: 'failed', source: 'upscale' }),
     created_at: new Date(at - i * 60_000).toISOString(),
     updated_at: new Date(at - i * 60_000).toISOString(),
     // The newest: made with dewy skin (glow, lora 1) and its preset filter, fair skin at 0.75.
@@ -186,23 +170,13 @@ test('the full-screen comparison zooms from fit to 400 % with both images locked
   await page.route(/\/e2e-zoom\/\w+\.svg$/, (route) => route.fulfill({ contentType: 'image/svg+xml', body: files[new URL(route.request().url()).pathname.split('/').pop() ?? ''] ?? '' }));
   const at = new Date('2026-11-01T00:00:00Z').getTime();
   const item = (i: number, image: string, original: string) => ({
-    id: 20_000 - i,
-    image_url: image,
-    original_image_url: original,
-    thumbnail_url: image,
-    all_image_urls: [image],
-    status: 'completed',
-    source: 'upscale',
+    ...historyImage({ id: 20_000 - i, status: 'completed', source: 'upscale', image_url: image, original_image_url: original, thumbnail_url: image, all_image_urls: [image] }),
     runpod_job_id: `00000000-0000-4000-8000-00000000000${i + 1}`,
-    prompt: null,
     seed: 7,
-    cost: 80,
     width: 1200,
     height: 1500,
     original_width: 600,
     original_height: 750,
-    kling_task_id: null,
-    seedream_task_id: null,
     input: { image: original, seed: 7, prompt: '', output_format: 'jpg', output_quality: 100, lora_index: 0, numImages: 1, width: 600, height: 750, scale_factor: 2, upper_lip: false, lower_lip: false, filter_strength: 0, filter_index: 0, filter_prompt: '', left_eyebrow: false, right_eyebrow: false, nose: false, hair: false },
     created_at: new Date(at - i * 60_000).toISOString(),
     updated_at: new Date(at - i * 60_000).toISOString(),

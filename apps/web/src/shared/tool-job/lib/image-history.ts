@@ -9,6 +9,19 @@ export function historyImageJob(item: HistoryImage): HistoryJob {
   return { jobId: item.runpod_job_id, status: item.status, urls, originalUrl: item.original_image_url };
 }
 
+/** The fields of a history item only the server knows, empty: an item the page makes itself starts from them. */
+export const HISTORY_IMAGE_BLANKS = {
+  prompt: null,
+  seed: null,
+  width: null,
+  height: null,
+  original_width: null,
+  original_height: null,
+  kling_task_id: null,
+  seedream_task_id: null,
+  input: null,
+} as const satisfies Partial<HistoryImage>;
+
 /** Temporary items get ids below zero, never those of the server's rows. */
 let provisionalSeq = 0;
 
@@ -31,16 +44,8 @@ export function provisionalHistoryImage(source: HistorySource, job: { jobId: str
     status: 'completed',
     source,
     runpod_job_id: job.jobId,
-    prompt: null,
-    seed: null,
+    ...HISTORY_IMAGE_BLANKS,
     cost: 0,
-    width: null,
-    height: null,
-    original_width: null,
-    original_height: null,
-    kling_task_id: null,
-    seedream_task_id: null,
-    input: null,
     created_at: at,
     updated_at: at,
   };

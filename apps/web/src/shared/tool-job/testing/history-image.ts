@@ -1,4 +1,5 @@
 import type { HistoryImage } from '@dewy/contracts';
+import { HISTORY_IMAGE_BLANKS } from '../lib/image-history';
 
 /** A history item of `GET /api/image/history` (001 §3) with test defaults; `over` sets the fields a test needs. */
 export function historyImage(over: Partial<HistoryImage> & Pick<HistoryImage, 'id' | 'status' | 'source'>): HistoryImage {
@@ -8,16 +9,8 @@ export function historyImage(over: Partial<HistoryImage> & Pick<HistoryImage, 'i
     thumbnail_url: null,
     all_image_urls: [],
     runpod_job_id: null,
-    prompt: null,
-    seed: null,
+    ...HISTORY_IMAGE_BLANKS,
     cost: 80,
-    width: null,
-    height: null,
-    original_width: null,
-    original_height: null,
-    kling_task_id: null,
-    seedream_task_id: null,
-    input: null,
     created_at: '2026-11-27T00:00:00.000Z',
     updated_at: '2026-11-27T00:00:00.000Z',
     ...over,
