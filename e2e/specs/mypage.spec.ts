@@ -333,6 +333,7 @@ test('delete from history (issue 28, point 12): one result on the retouch worksp
   await expect(items.first()).toHaveAttribute('data-history-id', String(newest.imageId));
   await page.getByTestId('upscale-history-delete').first().click();
   const dialog = page.getByTestId('upscale-history-delete-dialog');
+  await expect(dialog).toContainText('이 항목을 삭제할까요?');
   await expect(dialog).toContainText('크레딧은 환불되지 않습니다');
   await page.getByTestId('upscale-history-delete-dialog').screenshot({ path: path.join(SHOTS, 'history-delete-dialog-ko-1440.png') });
   await page.getByTestId('upscale-history-delete-confirm').click();

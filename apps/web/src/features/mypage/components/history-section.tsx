@@ -95,7 +95,7 @@ function HistoryPanel({ tab, userId, active }: { tab: HistoryTab; userId: number
       history.remove(deleted);
       setSelected(new Set());
       setSelecting(false);
-      notify.success(t('toolJob.history.deleted', { count: deleted.length }));
+      notify.success(t(deleted.length === 1 ? 'toolJob.history.deletedOne' : 'toolJob.history.deletedMany', { count: deleted.length }));
     } catch (err) {
       notify.error(err instanceof ApiError && !err.isNetwork ? err.message : t('toolJob.history.deleteFailed'));
       throw err;

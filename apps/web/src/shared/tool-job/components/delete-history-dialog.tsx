@@ -12,6 +12,8 @@ import './tool-job.css';
 export function DeleteHistoryDialog({ open, count, testIdPrefix, onOpenChange, onConfirm }: { open: boolean; count: number; testIdPrefix: string; onOpenChange: (open: boolean) => void; onConfirm: () => Promise<void> }) {
   const { t } = useTranslation();
   const [busy, setBusy] = useState(false);
+  // One item or many in words of their own (Korean has one plural form, so no i18next plural suffixes).
+  const n = count === 1 ? 'One' : 'Many';
   const confirm = async () => {
     setBusy(true);
     try {
@@ -27,8 +29,8 @@ export function DeleteHistoryDialog({ open, count, testIdPrefix, onOpenChange, o
     <Dialog
       open={open}
       onOpenChange={(o) => (busy ? undefined : onOpenChange(o))}
-      title={t('toolJob.history.deleteTitle', { count })}
-      description={t('toolJob.history.deleteBody', { count })}
+      title={t(`toolJob.history.deleteTitle${n}`, { count })}
+      description={t(`toolJob.history.deleteBody${n}`, { count })}
       testId={`${testIdPrefix}-delete-dialog`}
       closeLabel={t('common.close')}
       actions={
@@ -37,7 +39,7 @@ export function DeleteHistoryDialog({ open, count, testIdPrefix, onOpenChange, o
             {t('common.cancel')}
           </button>
           <button type="button" className="btn btn-danger" onClick={() => void confirm()} disabled={busy} aria-busy={busy} data-testid={`${testIdPrefix}-delete-confirm`}>
-            {busy ? <span className="spinner spinner-sm" /> : null} {t('toolJob.history.deleteConfirm', { count })}
+            {busy ? <span className="spinner spinner-sm" /> : null} {t(`toolJob.history.deleteConfirm${n}`, { count })}
           </button>
         </>
       }

@@ -319,7 +319,7 @@ describe('ToolWorkspace: deleting history items (issue 28, point 12)', () => {
     expect(removed).toEqual([[2]]);
     expect(t.ws.getState().history.items.map((i) => i.id)).toEqual([1]);
     expect(t.ws.getState().job.status).toBe('idle');
-    expect(t.toasts.at(-1)).toMatchObject({ key: 'toolJob.history.deleted', values: { count: 1 }, tone: 'success' });
+    expect(t.toasts.at(-1)).toMatchObject({ key: 'toolJob.history.deletedOne', values: { count: 1 }, tone: 'success' });
     await settle();
     expect(t.server.historyCalls.length).toBe(reads + 1);
     expect(t.syncs.count).toBe(0); // nothing refunded: no balance change to sync

@@ -382,7 +382,7 @@ export class ToolWorkspace<Item, CostInput = unknown, Api = unknown> {
       ...(this.state.selectedKey !== null && gone.has(this.state.selectedKey) ? { selectedKey: null } : {}),
     });
     if (showing) this.reset();
-    this.deps.toast({ key: 'toolJob.history.deleted', values: { count: items.length }, tone: 'success' });
+    this.deps.toast({ key: items.length === 1 ? 'toolJob.history.deletedOne' : 'toolJob.history.deletedMany', values: { count: items.length }, tone: 'success' });
     this.reloadHistory();
   }
 
