@@ -50,7 +50,7 @@ async function referenceBytes(file: ToolRequestFile): Promise<Buffer> {
   const known = (IMAGE_GENERATION.extensions as readonly string[]).includes(ext);
   const webp = isWebp(file.bytes);
   if (!known || (!sniffImageType(file.bytes) && !webp)) throw new AppError('GENERATION_IMAGE_TYPE');
-  return webp ? webpToPng(file.bytes) : file.bytes;
+  return webpToPng(file.bytes);
 }
 
 /** Kling's task id of a row (history `kling_task_id`), kept in its meta by `run`. */

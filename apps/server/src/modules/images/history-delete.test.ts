@@ -34,7 +34,7 @@ describe.each(TEST_DATABASES)('history delete on $name', (kind) => {
     const done = await waitFor(async () => {
       const s = (await t.app.inject({ url: `/api/image/status/${jobId}`, headers: { cookie } })).json();
       return s.status === 'completed' ? s : undefined;
-    });
+    }, 120_000); // a deadline for the job's end, not a margin (a saturated machine)
     return { jobId, id: imageId, resultUrl: done.imageUrl as string };
   };
   const del = (cookie: string, ids: unknown, lang = 'en') => t.app.inject({ method: 'POST', url: '/api/image/history/delete', headers: { cookie, 'accept-language': lang }, payload: { ids } });

@@ -15,7 +15,8 @@ import { AppError } from '../../lib/app-error';
  * answers NOT_FOUND, an item still processing JOB_IN_PROGRESS, and nothing is deleted. Storage first,
  * then the rows (as retention does): a call stopped half-way leaves items listed whose files are gone
  * (shown as placeholders), which the next delete finishes; deleting a missing file is a no-op, so two
- * deletes of the same item at once both succeed and the item is deleted once.
+ * deletes of the same item at once both succeed and the item is deleted once. A job started on the same
+ * upload between the check and the deletion finds its original gone, fails and is refunded by the kernel.
  * @param ids `HistoryImage.id`s (job row ids), 1..HISTORY_DELETE_MAX, repeats ignored
  * @returns the ids deleted, in the order asked
  * @throws AppError NOT_FOUND, JOB_IN_PROGRESS
@@ -56,5 +57,6 @@ export async function deleteHistoryItems(ctx: AppContext, userId: number, ids: n
       .where(and(eq(jobs.userId, userId), inArray(jobs.id, wanted), isNull(jobs.deletedAt)));
   });
   ctx.log.info({ userId, items: wanted.length, files: results.size + orphaned.length }, 'history items deleted');
-  return { success: true, deleted: wanted.filter((id) => rows.some((r) => r.id === id)) };
+  // Every id was found above (or the call refused): all of them are deleted.
+  return { success: true, deleted: wanted };
 }

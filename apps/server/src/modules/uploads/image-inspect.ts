@@ -66,12 +66,18 @@ export function inspectHeader(bytes: Buffer, limits: ImageLimits = UPLOAD_LIMITS
   if (!mime) throw new AppError('UNSUPPORTED_IMAGE_TYPE');
 
   const { width, height } = readImageSize(bytes, mime);
-  if (width * height > limits.maxPixels || Math.max(width, height) > limits.maxSide) {
-    throw new AppError('IMAGE_TOO_MANY_PIXELS', {
-      details: { width, height, maxPixels: limits.maxPixels, maxSide: limits.maxSide },
-    });
-  }
+  assertPixelLimits(width, height, limits);
   return { mime, ext: mime === 'image/png' ? 'png' : 'jpg', width, height };
+}
+
+/**
+ * The pixel cap of an upload, from sizes read before decoding: `width × height > limits.maxPixels` or a
+ * side `> limits.maxSide` → AppError IMAGE_TOO_MANY_PIXELS (with the sizes and limits as details).
+ */
+export function assertPixelLimits(width: number, height: number, limits: ImageLimits): void {
+  if (width * height > limits.maxPixels || Math.max(width, height) > limits.maxSide) {
+    throw new AppError('IMAGE_TOO_MANY_PIXELS', { details: { width, height, maxPixels: limits.maxPixels, maxSide: limits.maxSide } });
+  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { UPLOAD_LIMITS } from '@dewy/contracts';
 import sharp from 'sharp';
 import { AppError } from '../../lib/app-error';
 import { isWebp } from '../../lib/image-type';
-import { inspectHeader, type ImageLimits, type InspectedMime } from './image-inspect';
+import { assertPixelLimits, inspectHeader, type ImageLimits, type InspectedMime } from './image-inspect';
 
 /** JPEG quality of stored originals: near-transparent for a photo that is retouched afterwards. */
 export const ORIGINAL_JPEG_QUALITY = 95;
@@ -110,9 +110,7 @@ export async function webpToPng(input: Buffer, limits: ImageLimits = UPLOAD_LIMI
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
   if (width === 0 || height === 0) throw corrupt(new Error('no readable WebP header'));
-  if (width * height > limits.maxPixels || Math.max(width, height) > limits.maxSide) {
-    throw new AppError('IMAGE_TOO_MANY_PIXELS', { details: { width, height, maxPixels: limits.maxPixels, maxSide: limits.maxSide } });
-  }
+  assertPixelLimits(width, height, limits);
   try {
     return await inReencodeSlot(() => sharp(input, { failOn: 'truncated', limitInputPixels: limits.maxPixels }).rotate().png({ compressionLevel: ORIGINAL_PNG_COMPRESSION }).toBuffer());
   } catch (e) {
